@@ -1,0 +1,168 @@
+//! Generational slot storage behind every `*Set` (particles, colliders, constraints).
+//!
+//! Handles are plain values (`index`, `generation`): copying them is free, they never
+//! borrow the world, and a handle to a removed item is detected instead of silently
+//! aliasing whatever reused its slot. Freed slots are reused last-freed-first, so the
+//! layout after any sequence of insertions and removals is a pure function of that
+//! sequence — required for determinism.
+
+/// Index + generation. Typed wrappers are generated with [`define_handle!`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RawHandle {
+    /// Slot index.
+    pub index: u32,
+    /// Generation of the slot when the handle was issued.
+    pub generation: u32,
+}
+
+/// Declares a typed handle around [`RawHandle`].
+macro_rules! define_handle {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub $crate::arena::RawHandle);
+
+        impl $name {
+            /// Slot index (stable for the life of the item).
+            #[inline]
+            #[must_use]
+            pub fn index(self) -> usize {
+                self.0.index as usize
+            }
+        }
+    };
+}
+pub(crate) use define_handle;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Slot<T> {
+    pub generation: u32,
+    pub value: Option<T>,
+}
+
+/// A vector of optional values with generations and a LIFO free list.
+#[derive(Clone, Debug)]
+pub struct Arena<T> {
+    pub(crate) slots: Vec<Slot<T>>,
+    free: Vec<u32>,
+    len: usize,
+}
+
+impl<T> Default for Arena<T> {
+    fn default() -> Self {
+        Self { slots: Vec::new(), free: Vec::new(), len: 0 }
+    }
+}
+
+impl<T> Arena<T> {
+    /// Inserts a value and returns its handle.
+    pub fn insert(&mut self, value: T) -> RawHandle {
+        self.len += 1;
+        if let Some(index) = self.free.pop() {
+            let slot = &mut self.slots[index as usize];
+            slot.value = Some(value);
+            RawHandle { index, generation: slot.generation }
+        } else {
+            let index = self.slots.len() as u32;
+            self.slots.push(Slot { generation: 0, value: Some(value) });
+            RawHandle { index, generation: 0 }
+        }
+    }
+
+    /// Removes the value behind `h`; `None` if the handle is stale or out of range.
+    pub fn remove(&mut self, h: RawHandle) -> Option<T> {
+        let slot = self.slots.get_mut(h.index as usize)?;
+        if slot.generation != h.generation || slot.value.is_none() {
+            return None;
+        }
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(h.index);
+        self.len -= 1;
+        slot.value.take()
+    }
+
+    /// The value behind `h`, if live.
+    #[inline]
+    pub fn get(&self, h: RawHandle) -> Option<&T> {
+        let slot = self.slots.get(h.index as usize)?;
+        if slot.generation == h.generation { slot.value.as_ref() } else { None }
+    }
+
+    /// Mutable access to the value behind `h`, if live.
+    #[inline]
+    pub fn get_mut(&mut self, h: RawHandle) -> Option<&mut T> {
+        let slot = self.slots.get_mut(h.index as usize)?;
+        if slot.generation == h.generation { slot.value.as_mut() } else { None }
+    }
+
+    /// Number of live values.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of slots (live or free); slot indices are below this.
+    #[inline]
+    pub fn capacity_slots(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Live values with their handles, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (RawHandle, &T)> {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.value.as_ref().map(|v| (RawHandle { index: i as u32, generation: s.generation }, v))
+        })
+    }
+
+    /// Mutable live values with their handles, in slot order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (RawHandle, &mut T)> {
+        self.slots.iter_mut().enumerate().filter_map(|(i, s)| {
+            let generation = s.generation;
+            s.value.as_mut().map(|v| (RawHandle { index: i as u32, generation }, v))
+        })
+    }
+
+    /// Mutable live values in slot order (hot loops).
+    #[inline]
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.slots.iter_mut().filter_map(|s| s.value.as_mut())
+    }
+
+    /// Live values in slot order.
+    #[inline]
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.slots.iter().filter_map(|s| s.value.as_ref())
+    }
+
+    /// Free-list contents (for snapshots: the free order decides future slot reuse).
+    pub(crate) fn free_list(&self) -> &[u32] {
+        &self.free
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_handles_are_rejected_after_reuse() {
+        let mut a = Arena::default();
+        let h1 = a.insert(1);
+        let h2 = a.insert(2);
+        assert_eq!(a.remove(h1), Some(1));
+        assert_eq!(a.remove(h1), None);
+        let h3 = a.insert(3);
+        assert_eq!(h3.index, h1.index);
+        assert_eq!(a.get(h1), None);
+        assert_eq!(a.get(h3), Some(&3));
+        assert_eq!(a.get(h2), Some(&2));
+        assert_eq!(a.len(), 2);
+        assert_eq!(a.get(RawHandle { index: 99, generation: 0 }), None);
+    }
+}

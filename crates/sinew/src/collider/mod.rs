@@ -1,0 +1,336 @@
+//! Colliders: static or kinematically moved shapes that particles collide with.
+//!
+//! A collider is a [`Shape`] placed by a position and a rotation. Colliders have no mass:
+//! they push particles and are never pushed back (two-way coupling with rigid bodies is a
+//! separate layer). They can be moved between steps with [`crate::World::set_collider_pose`];
+//! the solver interpolates the pose across substeps, so a moving wall sweeps through the
+//! particles instead of teleporting past them, and friction and restitution use the
+//! surface velocity.
+//!
+//! | shape | 2D | 3D |
+//! |---|---|---|
+//! | [`HalfSpace`] | half-plane | half-space |
+//! | [`Ball`] | circle | sphere |
+//! | [`Cuboid`] | oriented box | oriented box |
+//! | [`Capsule`] | stadium | capsule |
+//! | convex | [`ConvexPolygon`] | [`ConvexHull`] |
+
+mod ball;
+mod broad_phase;
+mod capsule;
+#[path = "tmp_stub_hull.rs"]
+mod convex_hull;
+#[path = "tmp_stub_polygon.rs"]
+mod convex_polygon;
+mod cuboid;
+mod half_space;
+mod shape;
+
+pub use ball::Ball;
+pub use broad_phase::Aabb;
+pub(crate) use broad_phase::BroadPhase;
+pub use capsule::Capsule;
+pub use convex_hull::ConvexHull;
+pub use convex_polygon::ConvexPolygon;
+pub use cuboid::Cuboid;
+pub use half_space::HalfSpace;
+pub use shape::{
+    ConvexError, ConvexShape, Proximity, RayHit, ShapeQuery, closest_on_segment, raycast_ball, raycast_capsule,
+    raycast_planes,
+};
+
+use crate::SinewError;
+use crate::arena::define_handle;
+use crate::math::{Real, Rotation, Vector};
+use crate::particle::InteractionGroups;
+use crate::space::{RealOf, RotOf, Space, VecOf};
+
+define_handle!(
+    /// A collider in a [`crate::World`].
+    ColliderHandle
+);
+
+/// A collision shape in its local frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape<S: Space> {
+    /// Solid half-space `normal·x < offset`.
+    HalfSpace(HalfSpace<VecOf<S>, RealOf<S>>),
+    /// Circle / sphere.
+    Ball(Ball<RealOf<S>>),
+    /// Oriented box.
+    Cuboid(Cuboid<VecOf<S>>),
+    /// Capsule.
+    Capsule(Capsule<VecOf<S>, RealOf<S>>),
+    /// Convex polygon (2D) or hull (3D).
+    Convex(S::Convex),
+}
+
+fn positive_finite<R: Real>(v: R, what: &'static str) -> Result<R, SinewError> {
+    if !v.is_finite() {
+        Err(SinewError::NonFinite { what })
+    } else if !(v > R::ZERO) {
+        Err(SinewError::InvalidParameter { what, reason: "must be > 0" })
+    } else {
+        Ok(v)
+    }
+}
+
+impl<S: Space> Shape<S> {
+    /// A half-space with free side `normal·x ≥ offset`. The normal is normalised; a zero or
+    /// non-finite normal is an error.
+    pub fn half_space(normal: VecOf<S>, offset: RealOf<S>) -> Result<Self, SinewError> {
+        if !normal.is_finite() || !offset.is_finite() {
+            return Err(SinewError::NonFinite { what: "half-space" });
+        }
+        let (n, len) = normal.normalize_and_length();
+        if len == RealOf::<S>::ZERO {
+            return Err(SinewError::InvalidParameter { what: "half-space normal", reason: "zero length" });
+        }
+        // offset is measured along the given normal; rescale for the unit one.
+        Ok(Self::HalfSpace(HalfSpace { normal: n, offset: offset / len }))
+    }
+    /// A ball of `radius` > 0.
+    pub fn ball(radius: RealOf<S>) -> Result<Self, SinewError> {
+        Ok(Self::Ball(Ball { radius: positive_finite(radius, "ball radius")? }))
+    }
+    /// A box with all half extents > 0.
+    pub fn cuboid(half_extents: VecOf<S>) -> Result<Self, SinewError> {
+        for i in 0..VecOf::<S>::DIM {
+            positive_finite(half_extents.get(i), "box half extents")?;
+        }
+        Ok(Self::Cuboid(Cuboid { half_extents }))
+    }
+    /// A capsule around segment `a–b` (which may be zero-length: a ball) with `radius` > 0.
+    pub fn capsule(a: VecOf<S>, b: VecOf<S>, radius: RealOf<S>) -> Result<Self, SinewError> {
+        if !a.is_finite() || !b.is_finite() {
+            return Err(SinewError::NonFinite { what: "capsule end" });
+        }
+        Ok(Self::Capsule(Capsule { a, b, radius: positive_finite(radius, "capsule radius")? }))
+    }
+    /// A convex polygon (2D) or the hull of `points` (3D).
+    pub fn convex(points: &[VecOf<S>]) -> Result<Self, SinewError> {
+        Ok(Self::Convex(S::Convex::from_points(points)?))
+    }
+
+    /// Signed distance and normal in the local frame.
+    #[inline]
+    #[must_use]
+    pub fn closest(&self, p: VecOf<S>) -> Proximity<RealOf<S>, VecOf<S>> {
+        match self {
+            Self::HalfSpace(s) => ShapeQuery::<S>::closest(s, p),
+            Self::Ball(s) => ShapeQuery::<S>::closest(s, p),
+            Self::Cuboid(s) => ShapeQuery::<S>::closest(s, p),
+            Self::Capsule(s) => ShapeQuery::<S>::closest(s, p),
+            Self::Convex(s) => s.closest(p),
+        }
+    }
+
+    /// Swept entry test in the local frame (see [`ShapeQuery::raycast`]).
+    #[inline]
+    #[must_use]
+    pub fn raycast(&self, from: VecOf<S>, to: VecOf<S>, inflate: RealOf<S>) -> Option<RayHit<RealOf<S>, VecOf<S>>> {
+        match self {
+            Self::HalfSpace(s) => ShapeQuery::<S>::raycast(s, from, to, inflate),
+            Self::Ball(s) => ShapeQuery::<S>::raycast(s, from, to, inflate),
+            Self::Cuboid(s) => ShapeQuery::<S>::raycast(s, from, to, inflate),
+            Self::Capsule(s) => ShapeQuery::<S>::raycast(s, from, to, inflate),
+            Self::Convex(s) => s.raycast(from, to, inflate),
+        }
+    }
+
+    /// Farthest point along `dir` in the local frame.
+    #[must_use]
+    pub fn support(&self, dir: VecOf<S>) -> VecOf<S> {
+        match self {
+            Self::HalfSpace(s) => ShapeQuery::<S>::support(s, dir),
+            Self::Ball(s) => ShapeQuery::<S>::support(s, dir),
+            Self::Cuboid(s) => ShapeQuery::<S>::support(s, dir),
+            Self::Capsule(s) => ShapeQuery::<S>::support(s, dir),
+            Self::Convex(s) => s.support(dir),
+        }
+    }
+
+    /// Local bounding box; `None` for half-spaces.
+    #[must_use]
+    pub fn local_aabb(&self) -> Option<(VecOf<S>, VecOf<S>)> {
+        match self {
+            Self::HalfSpace(s) => ShapeQuery::<S>::local_aabb(s),
+            Self::Ball(s) => ShapeQuery::<S>::local_aabb(s),
+            Self::Cuboid(s) => ShapeQuery::<S>::local_aabb(s),
+            Self::Capsule(s) => ShapeQuery::<S>::local_aabb(s),
+            Self::Convex(s) => s.local_aabb(),
+        }
+    }
+}
+
+/// Definition of a collider.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColliderDef<S: Space> {
+    /// The shape.
+    pub shape: Shape<S>,
+    /// Position of the local origin (m).
+    pub position: VecOf<S>,
+    /// Orientation.
+    pub rotation: RotOf<S>,
+    /// Dynamic friction coefficient; `None` = the world default.
+    pub friction: Option<RealOf<S>>,
+    /// Static friction coefficient; `None` = equal to the dynamic one.
+    pub static_friction: Option<RealOf<S>>,
+    /// Restitution in `[0, 1]`; `None` = the world default.
+    pub restitution: Option<RealOf<S>>,
+    /// Collision filter.
+    pub groups: InteractionGroups,
+}
+
+impl<S: Space> ColliderDef<S> {
+    /// A collider with `shape` at the origin.
+    #[must_use]
+    pub fn new(shape: Shape<S>) -> Self {
+        Self {
+            shape,
+            position: VecOf::<S>::ZERO,
+            rotation: RotOf::<S>::IDENTITY,
+            friction: None,
+            static_friction: None,
+            restitution: None,
+            groups: InteractionGroups::ALL,
+        }
+    }
+    /// Sets the position.
+    #[must_use]
+    pub fn position(mut self, p: VecOf<S>) -> Self {
+        self.position = p;
+        self
+    }
+    /// Sets the rotation.
+    #[must_use]
+    pub fn rotation(mut self, r: RotOf<S>) -> Self {
+        self.rotation = r;
+        self
+    }
+    /// Sets the friction coefficient (static and dynamic).
+    #[must_use]
+    pub fn friction(mut self, mu: RealOf<S>) -> Self {
+        self.friction = Some(mu);
+        self
+    }
+    /// Sets the restitution.
+    #[must_use]
+    pub fn restitution(mut self, e: RealOf<S>) -> Self {
+        self.restitution = Some(e);
+        self
+    }
+}
+
+/// A collider in a world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Collider<S: Space> {
+    /// The shape.
+    pub shape: Shape<S>,
+    pub(crate) position: VecOf<S>,
+    pub(crate) rotation: RotOf<S>,
+    /// Pose at the start of the current step (for swept motion and surface velocity).
+    pub(crate) prev_position: VecOf<S>,
+    pub(crate) prev_rotation: RotOf<S>,
+    /// Dynamic friction coefficient, if overridden.
+    pub friction: Option<RealOf<S>>,
+    /// Static friction coefficient, if overridden.
+    pub static_friction: Option<RealOf<S>>,
+    /// Restitution, if overridden.
+    pub restitution: Option<RealOf<S>>,
+    /// Collision filter.
+    pub groups: InteractionGroups,
+}
+
+impl<S: Space> Collider<S> {
+    pub(crate) fn from_def(d: &ColliderDef<S>) -> Result<Self, SinewError> {
+        if !d.position.is_finite() {
+            return Err(SinewError::NonFinite { what: "collider position" });
+        }
+        let rot = d.rotation.renormalize();
+        if !rot.components().iter().all(|c| c.is_finite()) {
+            return Err(SinewError::NonFinite { what: "collider rotation" });
+        }
+        for (v, what) in [(d.friction, "collider friction"), (d.static_friction, "collider static friction")] {
+            if let Some(v) = v
+                && (!v.is_finite() || v < RealOf::<S>::ZERO)
+            {
+                return Err(SinewError::InvalidParameter { what, reason: "must be finite and ≥ 0" });
+            }
+        }
+        if let Some(e) = d.restitution
+            && (!e.is_finite() || e < RealOf::<S>::ZERO || e > RealOf::<S>::ONE)
+        {
+            return Err(SinewError::InvalidParameter { what: "collider restitution", reason: "must be in [0, 1]" });
+        }
+        Ok(Self {
+            shape: d.shape.clone(),
+            position: d.position,
+            rotation: rot,
+            prev_position: d.position,
+            prev_rotation: rot,
+            friction: d.friction,
+            static_friction: d.static_friction,
+            restitution: d.restitution,
+            groups: d.groups,
+        })
+    }
+
+    /// Current position.
+    #[must_use]
+    pub fn position(&self) -> VecOf<S> {
+        self.position
+    }
+    /// Current rotation.
+    #[must_use]
+    pub fn rotation(&self) -> RotOf<S> {
+        self.rotation
+    }
+    /// True when the collider moved since the start of the current step.
+    #[must_use]
+    pub fn is_moving(&self) -> bool {
+        self.position != self.prev_position || self.rotation != self.prev_rotation
+    }
+
+    /// Pose at fraction `t` of the current step.
+    #[inline]
+    pub(crate) fn pose_at(&self, t: RealOf<S>) -> (VecOf<S>, RotOf<S>) {
+        if !self.is_moving() {
+            return (self.position, self.rotation);
+        }
+        (self.prev_position.lerp(self.position, t), self.prev_rotation.nlerp(self.rotation, t))
+    }
+
+    /// World-space bounding box over the whole step's motion; `None` for half-spaces.
+    pub(crate) fn swept_aabb(&self) -> Option<Aabb<VecOf<S>>> {
+        let (lo, hi) = self.shape.local_aabb()?;
+        let a = world_aabb::<S>(lo, hi, self.position, self.rotation);
+        if self.is_moving() {
+            let b = world_aabb::<S>(lo, hi, self.prev_position, self.prev_rotation);
+            Some(a.union(&b))
+        } else {
+            Some(a)
+        }
+    }
+
+    /// Signed distance and world normal from a world point at the current pose.
+    #[must_use]
+    pub fn closest_world(&self, p: VecOf<S>) -> Proximity<RealOf<S>, VecOf<S>> {
+        let local = self.rotation.inverse_rotate(p - self.position);
+        let prox = self.shape.closest(local);
+        Proximity { distance: prox.distance, normal: self.rotation.rotate(prox.normal) }
+    }
+}
+
+/// Bounding box of a local box `lo..hi` under a pose.
+pub(crate) fn world_aabb<S: Space>(lo: VecOf<S>, hi: VecOf<S>, pos: VecOf<S>, rot: RotOf<S>) -> Aabb<VecOf<S>> {
+    let half = (hi - lo) * RealOf::<S>::HALF;
+    let center = pos + rot.rotate((hi + lo) * RealOf::<S>::HALF);
+    let mut ext = VecOf::<S>::ZERO;
+    for j in 0..VecOf::<S>::DIM {
+        let mut e = VecOf::<S>::ZERO;
+        e.set(j, RealOf::<S>::ONE);
+        ext += rot.rotate(e).abs_elem() * half.get(j);
+    }
+    Aabb { min: center - ext, max: center + ext }
+}

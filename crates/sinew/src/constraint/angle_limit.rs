@@ -1,0 +1,148 @@
+//! 2D joint angle limit: the signed bend at a joint stays within `[min, max]`.
+//!
+//! For a parent bone `a → b` and a child bone `b → c`, with `u = x_b − x_a` and
+//! `v = x_c − x_b`, the joint angle is `θ = atan2(u × v, u · v)` (0 = straight,
+//! counter-clockwise positive). Outside the range the constraint is `C = θ − θ_limit`
+//! with gradients (`perp(w) = (−w_y, w_x)`)
+//!
+//! ```text
+//! ∇_a θ =  perp(u)/|u|²
+//! ∇_c θ =  perp(v)/|v|²
+//! ∇_b θ = −∇_a θ − ∇_c θ
+//! ```
+//!
+//! which sum to zero, so the limit conserves linear momentum. It is one-sided: the
+//! accumulated multiplier is clamped so it can only push back toward the range.
+
+use super::{JointLimit, SubstepContext, xpbd_delta_lambda};
+use crate::math::{Real, Vector, Vector2};
+use crate::particle::{ParticleHandle, ParticleSet};
+use crate::space::Space2;
+
+/// Definition of a 2D angle limit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AngleLimitDef<R> {
+    /// Start of the parent bone.
+    pub a: ParticleHandle,
+    /// The joint (end of the parent bone, start of the child bone).
+    pub b: ParticleHandle,
+    /// End of the child bone.
+    pub c: ParticleHandle,
+    /// Minimum signed angle (rad), in `[-π, π]`.
+    pub min: R,
+    /// Maximum signed angle (rad), in `[min, π]`.
+    pub max: R,
+    /// Compliance (rad/(N·m)); 0 = hard limit.
+    pub compliance: R,
+}
+
+/// A 2D angle limit (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AngleLimit<R> {
+    pub(crate) idx: [u32; 3],
+    /// Minimum angle (rad).
+    pub min: R,
+    /// Maximum angle (rad).
+    pub max: R,
+    /// Compliance.
+    pub compliance: R,
+    pub(crate) lambda: R,
+}
+
+impl<R: Real> AngleLimit<R> {
+    /// Signed joint angle (rad) for the given positions.
+    #[must_use]
+    pub fn angle(xa: Vector2<R>, xb: Vector2<R>, xc: Vector2<R>) -> R {
+        let u = xb - xa;
+        let v = xc - xb;
+        u.cross(v).atan2(u.dot(v))
+    }
+}
+
+impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
+    type Def = AngleLimitDef<R>;
+
+    fn from_def(d: &Self::Def, p: &ParticleSet<Space2<R>>) -> Result<Self, crate::SinewError> {
+        for h in [d.a, d.b, d.c] {
+            p.check(h)?;
+        }
+        if d.a == d.b || d.b == d.c || d.a == d.c {
+            return Err(crate::SinewError::InvalidParameter { what: "angle limit", reason: "particles must differ" });
+        }
+        if !(d.min.is_finite() && d.max.is_finite() && d.compliance.is_finite()) {
+            return Err(crate::SinewError::NonFinite { what: "angle limit" });
+        }
+        if d.min > d.max || d.min < -R::PI || d.max > R::PI || d.compliance < R::ZERO {
+            return Err(crate::SinewError::InvalidParameter {
+                what: "angle limit",
+                reason: "need -π ≤ min ≤ max ≤ π and compliance ≥ 0",
+            });
+        }
+        Ok(Self {
+            idx: [d.a.index() as u32, d.b.index() as u32, d.c.index() as u32],
+            min: d.min,
+            max: d.max,
+            compliance: d.compliance,
+            lambda: R::ZERO,
+        })
+    }
+
+    fn solve(&mut self, p: &mut ParticleSet<Space2<R>>, ctx: &SubstepContext<R>) {
+        let [a, b, c] = self.idx.map(|i| i as usize);
+        let u = p.pos[b] - p.pos[a];
+        let v = p.pos[c] - p.pos[b];
+        let (lu2, lv2) = (u.length_squared(), v.length_squared());
+        let eps2 = R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON;
+        if lu2 <= eps2 || lv2 <= eps2 {
+            return;
+        }
+        let theta = u.cross(v).atan2(u.dot(v));
+        // One-sided: C ≥ 0 below the range start, C ≤ 0 above its end.
+        let (cval, lower) = if theta < self.min {
+            (theta - self.min, true)
+        } else if theta > self.max {
+            (theta - self.max, false)
+        } else {
+            return;
+        };
+        let ga = u.perp() / lu2;
+        let gc = v.perp() / lv2;
+        let gb = -(ga + gc);
+        let (wa, wb, wc) = (p.inv_mass[a], p.inv_mass[b], p.inv_mass[c]);
+        let w_grad2 = wa * ga.length_squared() + wb * gb.length_squared() + wc * gc.length_squared();
+        let alpha_t = self.compliance * ctx.inv_h2;
+        let mut dl = xpbd_delta_lambda(cval, w_grad2, self.lambda, alpha_t, R::ZERO, R::ZERO);
+        let new_lambda = self.lambda + dl;
+        if (lower && new_lambda < R::ZERO) || (!lower && new_lambda > R::ZERO) {
+            dl = -self.lambda;
+        }
+        self.lambda += dl;
+        p.pos[a] += ga * (wa * dl);
+        p.pos[b] += gb * (wb * dl);
+        p.pos[c] += gc * (wc * dl);
+    }
+
+    fn reset(&mut self) {
+        self.lambda = R::ZERO;
+    }
+
+    fn particle_indices(&self) -> Vec<usize> {
+        self.idx.iter().map(|&i| i as usize).collect()
+    }
+
+    fn violation(&self, p: &ParticleSet<Space2<R>>) -> R {
+        let [a, b, c] = self.idx.map(|i| i as usize);
+        let theta = Self::angle(p.pos[a], p.pos[b], p.pos[c]);
+        if theta < self.min {
+            self.min - theta
+        } else if theta > self.max {
+            theta - self.max
+        } else {
+            R::ZERO
+        }
+    }
+
+    fn multipliers(&self) -> Vec<R> {
+        vec![self.lambda]
+    }
+}

@@ -1,0 +1,128 @@
+//! Distance constraint: `C = |x_a − x_b| − L`.
+//!
+//! Bilateral by default (rods, bones, rope segments). With `unilateral` it only pulls
+//! (`C ≤ 0`): a "max distance" link, the rope-only-pulls case, slack when shorter than `L`.
+//!
+//! Gradients are `±n` with `n = (x_a − x_b)/|x_a − x_b|`, so `Σ w|∇C|² = w_a + w_b` and
+//! the projection splits the error by inverse mass (`w_a/(w_a+w_b)` of it moves `a`).
+//! Coincident particles have no defined direction; the projection is skipped for that
+//! substep rather than inventing one.
+
+use super::{SubstepContext, xpbd_delta_lambda};
+use crate::arena::define_handle;
+use crate::math::{Real, Vector};
+use crate::particle::{ParticleHandle, ParticleSet};
+use crate::space::{RealOf, Space};
+
+define_handle!(
+    /// A distance constraint in a [`crate::World`].
+    DistanceHandle
+);
+
+/// Definition of a distance constraint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DistanceDef<S: Space> {
+    /// First particle.
+    pub a: ParticleHandle,
+    /// Second particle.
+    pub b: ParticleHandle,
+    /// Rest length (m); `None` = the current distance.
+    pub length: Option<RealOf<S>>,
+    /// Compliance α (m/N); 0 = rigid.
+    pub compliance: RealOf<S>,
+    /// Damping β (s) along the constraint (only acts with compliance > 0).
+    pub damping: RealOf<S>,
+    /// Only pull (rope); never push.
+    pub unilateral: bool,
+}
+
+impl<S: Space> DistanceDef<S> {
+    /// A rigid link between `a` and `b` at their current distance.
+    #[must_use]
+    pub fn new(a: ParticleHandle, b: ParticleHandle) -> Self {
+        Self { a, b, length: None, compliance: RealOf::<S>::ZERO, damping: RealOf::<S>::ZERO, unilateral: false }
+    }
+    /// Sets the compliance (m/N).
+    #[must_use]
+    pub fn compliance(mut self, c: RealOf<S>) -> Self {
+        self.compliance = c;
+        self
+    }
+    /// Sets the rest length (m).
+    #[must_use]
+    pub fn length(mut self, l: RealOf<S>) -> Self {
+        self.length = Some(l);
+        self
+    }
+    /// Makes the link pull-only.
+    #[must_use]
+    pub fn unilateral(mut self) -> Self {
+        self.unilateral = true;
+        self
+    }
+}
+
+/// A distance constraint (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Distance<R> {
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    /// Rest length (m).
+    pub rest: R,
+    /// Compliance (m/N).
+    pub compliance: R,
+    /// Damping (s).
+    pub damping: R,
+    /// Pull-only.
+    pub unilateral: bool,
+    pub(crate) lambda: R,
+}
+
+impl<R: Real> Distance<R> {
+    pub(crate) fn new(a: usize, b: usize, rest: R, compliance: R, damping: R, unilateral: bool) -> Self {
+        Self { a: a as u32, b: b as u32, rest, compliance, damping, unilateral, lambda: R::ZERO }
+    }
+
+    /// Particle slot indices `(a, b)`.
+    #[must_use]
+    pub fn indices(&self) -> (usize, usize) {
+        (self.a as usize, self.b as usize)
+    }
+
+    /// Multiplier of the last substep.
+    #[must_use]
+    pub fn lambda(&self) -> R {
+        self.lambda
+    }
+
+    /// One XPBD projection.
+    #[inline]
+    pub fn solve<S: Space<Real = R>>(&mut self, p: &mut ParticleSet<S>, ctx: &SubstepContext<R>) {
+        let (a, b) = (self.a as usize, self.b as usize);
+        let (wa, wb) = (p.inv_mass[a], p.inv_mass[b]);
+        let wsum = wa + wb;
+        if wsum == R::ZERO {
+            return;
+        }
+        let d = p.pos[a] - p.pos[b];
+        let (n, len) = d.normalize_and_length();
+        if len == R::ZERO {
+            return;
+        }
+        let c = len - self.rest;
+        if self.unilateral && c <= R::ZERO && self.lambda == R::ZERO {
+            return;
+        }
+        let alpha_t = self.compliance * ctx.inv_h2;
+        let gamma = self.compliance * self.damping * ctx.inv_h;
+        let c_dot_h = if gamma == R::ZERO { R::ZERO } else { n.dot((p.pos[a] - p.prev[a]) - (p.pos[b] - p.prev[b])) };
+        let mut dl = xpbd_delta_lambda(c, wsum, self.lambda, alpha_t, gamma, c_dot_h);
+        if self.unilateral && self.lambda + dl > R::ZERO {
+            // A rope cannot push: clamp the accumulated multiplier at 0.
+            dl = -self.lambda;
+        }
+        self.lambda += dl;
+        p.pos[a] += n * (wa * dl);
+        p.pos[b] -= n * (wb * dl);
+    }
+}

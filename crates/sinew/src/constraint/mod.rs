@@ -1,0 +1,98 @@
+//! Constraints, one file per type, all solved with XPBD (Macklin, Müller, Chentanez 2016).
+//!
+//! # The method
+//! Each constraint is a scalar function `C(x) = 0` (or `C(x) ≥ 0` / `≤ 0` for one-sided
+//! constraints) of a few particle positions, with a *compliance* `α` (inverse stiffness,
+//! m/N for a distance) and optional damping `β`. Every substep of length `h`, with the
+//! multiplier `λ` reset to 0, one projection computes
+//!
+//! ```text
+//! α̃ = α / h²,   γ = α·β / h
+//! Δλ = (−C − α̃·λ − γ·∇C·(x − x_prev)) / ((1 + γ)·Σ wᵢ|∇Cᵢ|² + α̃)
+//! λ += Δλ,      xᵢ += wᵢ·∇Cᵢ·Δλ
+//! ```
+//!
+//! where `wᵢ = 1/mᵢ` (0 for pinned particles). Because `α̃` scales with `1/h²`, the
+//! stiffness that results does not depend on the substep or iteration count — the point of
+//! XPBD — and `λ / h²` is the constraint force in newtons. Small steps with one iteration
+//! each beat many iterations of one big step (Macklin et al. 2019, "Small Steps in Physics
+//! Simulation"), so the default is 8 substeps × 1 iteration.
+//!
+//! Sign convention: for a distance-like constraint, `C > 0` means stretched, `λ < 0` then,
+//! and the reported tension `−λ/h²` is positive.
+
+mod angle_limit;
+mod attachment;
+mod bending;
+mod distance;
+mod swing_twist_limit;
+mod tether;
+
+pub use angle_limit::{AngleLimit, AngleLimitDef};
+pub use attachment::{Attachment, AttachmentDef, AttachmentHandle};
+pub use bending::{Bending, BendingDef, BendingHandle};
+pub use distance::{Distance, DistanceDef, DistanceHandle};
+pub use swing_twist_limit::{SwingTwistLimit, SwingTwistLimitDef};
+pub use tether::{Tether, TetherDef, TetherHandle};
+
+use crate::arena::define_handle;
+use crate::math::Real;
+use crate::particle::ParticleSet;
+use crate::space::Space;
+
+define_handle!(
+    /// A joint limit ([`AngleLimit`] in 2D, [`SwingTwistLimit`] in 3D) in a [`crate::World`].
+    JointLimitHandle
+);
+
+/// Per-substep constants shared by every projection.
+#[derive(Clone, Copy, Debug)]
+pub struct SubstepContext<R> {
+    /// Substep length `h` (s).
+    pub h: R,
+    /// `1 / h`.
+    pub inv_h: R,
+    /// `1 / h²`.
+    pub inv_h2: R,
+}
+
+impl<R: Real> SubstepContext<R> {
+    /// Context for a substep of length `h > 0`.
+    #[must_use]
+    pub fn new(h: R) -> Self {
+        let inv_h = R::ONE / h;
+        Self { h, inv_h, inv_h2: inv_h * inv_h }
+    }
+}
+
+/// The dimension-specific joint limit stored by a world: [`AngleLimit`] in 2D,
+/// [`SwingTwistLimit`] in 3D.
+pub trait JointLimit<S: Space>: Clone + core::fmt::Debug + Send + Sync + 'static {
+    /// The definition used to create it.
+    type Def: Clone + core::fmt::Debug;
+    /// Builds the limit from its definition, given the current particle positions.
+    fn from_def(def: &Self::Def, particles: &ParticleSet<S>) -> Result<Self, crate::SinewError>;
+    /// Projects the limit once.
+    fn solve(&mut self, particles: &mut ParticleSet<S>, ctx: &SubstepContext<S::Real>);
+    /// Resets the multipliers at the start of a substep.
+    fn reset(&mut self);
+    /// Particle slot indices the limit reads and writes.
+    fn particle_indices(&self) -> Vec<usize>;
+    /// How far outside its allowed range the joint is now (radians, 0 when inside).
+    fn violation(&self, particles: &ParticleSet<S>) -> S::Real;
+    /// Multipliers, for snapshots and hashing.
+    fn multipliers(&self) -> Vec<S::Real>;
+}
+
+/// The XPBD update for one scalar constraint; returns `Δλ`.
+///
+/// `c` constraint value, `w_grad2` = Σ wᵢ|∇Cᵢ|², `lambda` current multiplier,
+/// `alpha_t` = α/h², `gamma` = αβ/h, `c_dot_h` = ∇C·(x − x_prev).
+#[inline]
+pub(crate) fn xpbd_delta_lambda<R: Real>(c: R, w_grad2: R, lambda: R, alpha_t: R, gamma: R, c_dot_h: R) -> R {
+    let denom = (R::ONE + gamma) * w_grad2 + alpha_t;
+    if denom == R::ZERO {
+        return R::ZERO;
+    }
+    (-c - alpha_t * lambda - gamma * c_dot_h) / denom
+}

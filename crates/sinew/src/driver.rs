@@ -1,0 +1,108 @@
+//! Keyframed kinematic drivers: move a particle along a path of timed keys.
+//!
+//! A driver pins its particle and, every step, sets its kinematic target to the path
+//! position at the end of the step (linear interpolation between keys). After the last
+//! key it either holds the particle there or, with `release`, frees it with the velocity
+//! of the last key segment — a throw.
+
+use crate::SinewError;
+use crate::arena::define_handle;
+use crate::math::{Real, Vector};
+use crate::particle::ParticleHandle;
+use crate::space::{RealOf, Space, VecOf};
+
+define_handle!(
+    /// A keyframe driver in a [`crate::World`].
+    DriverHandle
+);
+
+/// Definition of a keyframe driver.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriverDef<S: Space> {
+    /// The driven particle.
+    pub particle: ParticleHandle,
+    /// `(time, position)` keys with strictly increasing times (s, m).
+    pub keys: Vec<(RealOf<S>, VecOf<S>)>,
+    /// Free the particle after the last key with the last segment's velocity.
+    pub release: bool,
+    /// Mass given on release to a particle that was created with mass 0 (kg).
+    pub release_mass: RealOf<S>,
+}
+
+/// A keyframe driver (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyframeDriver<S: Space> {
+    pub(crate) particle: ParticleHandle,
+    pub(crate) keys: Vec<(RealOf<S>, VecOf<S>)>,
+    pub(crate) release: bool,
+    pub(crate) release_mass: RealOf<S>,
+    pub(crate) done: bool,
+}
+
+impl<S: Space> KeyframeDriver<S> {
+    pub(crate) fn from_def(d: &DriverDef<S>) -> Result<Self, SinewError> {
+        if d.keys.is_empty() {
+            return Err(SinewError::InvalidParameter { what: "driver keys", reason: "at least one key is needed" });
+        }
+        for (i, (t, p)) in d.keys.iter().enumerate() {
+            if !t.is_finite() || !p.is_finite() {
+                return Err(SinewError::NonFinite { what: "driver key" });
+            }
+            if i > 0 && !(*t > d.keys[i - 1].0) {
+                return Err(SinewError::InvalidParameter {
+                    what: "driver keys",
+                    reason: "key times must be strictly increasing",
+                });
+            }
+        }
+        if d.release && !(d.release_mass > RealOf::<S>::ZERO) {
+            return Err(SinewError::InvalidParameter { what: "driver release_mass", reason: "must be > 0" });
+        }
+        Ok(Self { particle: d.particle, keys: d.keys.clone(), release: d.release, release_mass: d.release_mass, done: false })
+    }
+
+    /// The driven particle.
+    #[must_use]
+    pub fn particle(&self) -> ParticleHandle {
+        self.particle
+    }
+
+    /// Path position at time `t` (clamped to the first and last keys).
+    #[must_use]
+    pub fn sample(&self, t: RealOf<S>) -> VecOf<S> {
+        let keys = &self.keys;
+        if t <= keys[0].0 {
+            return keys[0].1;
+        }
+        for w in keys.windows(2) {
+            let ((t0, p0), (t1, p1)) = (w[0], w[1]);
+            if t <= t1 {
+                return p0.lerp(p1, (t - t0) / (t1 - t0));
+            }
+        }
+        keys[keys.len() - 1].1
+    }
+
+    /// Time of the last key.
+    #[must_use]
+    pub fn end_time(&self) -> RealOf<S> {
+        self.keys[self.keys.len() - 1].0
+    }
+
+    /// Velocity of the last key segment (0 for a single key).
+    #[must_use]
+    pub fn release_velocity(&self) -> VecOf<S> {
+        let n = self.keys.len();
+        if n < 2 {
+            return VecOf::<S>::ZERO;
+        }
+        let ((t0, p0), (t1, p1)) = (self.keys[n - 2], self.keys[n - 1]);
+        (p1 - p0) / (t1 - t0)
+    }
+
+    /// True once a releasing driver has let go.
+    #[must_use]
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+}

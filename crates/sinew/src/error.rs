@@ -1,0 +1,50 @@
+//! Errors returned by the library. Nothing in Sinew panics on bad input: invalid values
+//! are rejected here, before they can reach the solver.
+
+use crate::collider::ConvexError;
+
+/// An error from a Sinew API call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SinewError {
+    /// A vector or scalar argument was NaN or infinite.
+    NonFinite {
+        /// Which argument.
+        what: &'static str,
+    },
+    /// A handle does not refer to a live object (removed, or from another world).
+    InvalidHandle {
+        /// Which kind of object.
+        what: &'static str,
+    },
+    /// A parameter is out of its valid range.
+    InvalidParameter {
+        /// Which parameter.
+        what: &'static str,
+        /// Why it is invalid.
+        reason: &'static str,
+    },
+    /// The time step is not finite and positive.
+    InvalidTimeStep,
+    /// A convex shape could not be built.
+    Convex(ConvexError),
+}
+
+impl core::fmt::Display for SinewError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::NonFinite { what } => write!(f, "{what} is not finite"),
+            Self::InvalidHandle { what } => write!(f, "{what} handle does not refer to a live {what}"),
+            Self::InvalidParameter { what, reason } => write!(f, "invalid {what}: {reason}"),
+            Self::InvalidTimeStep => write!(f, "time step must be finite and > 0"),
+            Self::Convex(e) => write!(f, "invalid convex shape: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SinewError {}
+
+impl From<ConvexError> for SinewError {
+    fn from(e: ConvexError) -> Self {
+        Self::Convex(e)
+    }
+}

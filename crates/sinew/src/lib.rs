@@ -1,0 +1,80 @@
+//! # Sinew
+//!
+//! Real-time character physics for games: ropes, ragdolls and muscle rigs built from
+//! particles and constraints, solved with small-step XPBD, in 2D and 3D, in `f32`, `f64`
+//! and bit-exact fixed point.
+//!
+//! ```
+//! use sinew::prelude::*;
+//!
+//! // A pendulum: a pinned particle and a 1 kg bob on a 1 m rigid link.
+//! let mut world = World2::new(WorldDef::default()).unwrap();
+//! let pin = world.add_particle(&ParticleDef::at(Vec2::new(0.0, 0.0)).mass(0.0)).unwrap();
+//! let bob = world.add_particle(&ParticleDef::at(Vec2::new(1.0, 0.0))).unwrap();
+//! world.add_distance(&DistanceDef::new(pin, bob)).unwrap();
+//! for _ in 0..60 {
+//!     world.step(1.0 / 60.0).unwrap();
+//! }
+//! let p = world.particles().position(bob).unwrap();
+//! assert!((p.length() - 1.0).abs() < 1e-3);
+//! ```
+//!
+//! Layers, from the bottom: [`math`] (scalar, vectors, rotations), [`Space`] (dimension),
+//! [`particle`], [`constraint`] and [`collider`], then [`World`] which owns them and runs
+//! the substep loop. See `ARCHITECTURE.md` in the repository for the design.
+
+#![warn(missing_docs)]
+
+pub mod arena;
+pub mod collider;
+pub mod constraint;
+pub mod driver;
+mod error;
+pub mod math;
+pub mod particle;
+mod space;
+pub mod stepper;
+pub mod world;
+
+pub use collider::{
+    Aabb, Ball, Capsule, Collider, ColliderDef, ColliderHandle, ConvexError, ConvexHull, ConvexPolygon, Cuboid,
+    HalfSpace, Shape,
+};
+pub use constraint::{
+    AngleLimit, AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, DistanceDef,
+    DistanceHandle, JointLimit, JointLimitHandle, SwingTwistLimit, SwingTwistLimitDef, TetherDef, TetherHandle,
+};
+pub use driver::{DriverDef, DriverHandle};
+pub use error::SinewError;
+pub use math::{Quat, Real, Rot2, Rotation, Vector, Vector2, Vector3};
+pub use particle::{InteractionGroups, ParticleDef, ParticleHandle};
+pub use space::{RealOf, RotOf, Space, Space2, Space3, VecOf};
+pub use stepper::FixedStepper;
+pub use world::{StepReport, World, WorldDef};
+
+/// 2D vector in `f32`.
+pub type Vec2 = Vector2<f32>;
+/// 3D vector in `f32`.
+pub type Vec3 = Vector3<f32>;
+/// 2D vector in `f64`.
+pub type DVec2 = Vector2<f64>;
+/// 3D vector in `f64`.
+pub type DVec3 = Vector3<f64>;
+/// 2D world in `f32` (the game default).
+pub type World2 = World<Space2<f32>>;
+/// 3D world in `f32`.
+pub type World3 = World<Space3<f32>>;
+/// 2D world in `f64`.
+pub type World2d = World<Space2<f64>>;
+/// 3D world in `f64`.
+pub type World3d = World<Space3<f64>>;
+
+/// Everything a typical user needs.
+pub mod prelude {
+    pub use crate::{
+        AngleLimitDef, AttachmentDef, BendingDef, ColliderDef, DVec2, DVec3, DistanceDef, DriverDef, FixedStepper,
+        InteractionGroups, ParticleDef, Quat, Real, Rot2, Rotation, Shape, SinewError, Space, Space2, Space3,
+        SwingTwistLimitDef, TetherDef, Vec2, Vec3, Vector, Vector2, Vector3, World, World2, World2d, World3,
+        World3d, WorldDef,
+    };
+}

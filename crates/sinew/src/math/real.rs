@@ -1,0 +1,236 @@
+//! The scalar abstraction the whole solver is written over.
+//!
+//! Sinew's solver source exists once. It is generic over a [`Real`] scalar so that the
+//! same code runs in `f32` (games), `f64` (reference and tests) and in a bit-exact
+//! fixed-point type (lockstep and rollback netcode). The trait therefore only offers what
+//! can be computed *exactly the same way on every CPU* for the fixed-point type:
+//! the four operations, square root, and a small set of trigonometric functions that the
+//! fixed-point implementation evaluates with integer arithmetic.
+//!
+//! Rules the solver follows so that the fixed-point build stays exact:
+//! - constants come from [`Real::from_f64`] / [`Real::from_ratio`] at set-up time, never from
+//!   float arithmetic inside the step;
+//! - no `f64` round trips inside the step ([`Real::to_f64`] is for output only);
+//! - divisions go through [`Real::safe_div`] or are guarded, so a zero denominator has a
+//!   defined result.
+
+use core::fmt::{Debug, Display};
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// A real-number type the solver can run on: `f32`, `f64` or [`crate::math::Fx`].
+pub trait Real:
+    Copy
+    + Clone
+    + Debug
+    + Display
+    + Default
+    + PartialEq
+    + PartialOrd
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+    + DivAssign
+{
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// 2.
+    const TWO: Self;
+    /// 0.5.
+    const HALF: Self;
+    /// π.
+    const PI: Self;
+    /// The largest finite value.
+    const MAX: Self;
+    /// A length below which a direction is considered undefined (degenerate geometry).
+    /// About 1e-9 m in `f64`, 1e-6 m in `f32`, a few ULPs in fixed point.
+    const GEOMETRIC_EPSILON: Self;
+    /// Short name used in docs, scene files and benchmark labels (`"f32"`, `"f64"`, `"fixed"`).
+    const NAME: &'static str;
+
+    /// Converts from `f64`, rounding to nearest. Non-finite input becomes 0 for types that
+    /// cannot represent it; callers validate user input before converting.
+    fn from_f64(v: f64) -> Self;
+    /// Converts to `f64` (exact for `f32`, `f64` and 32-fractional-bit fixed point).
+    fn to_f64(self) -> f64;
+    /// Exact conversion of a small integer.
+    fn from_i32(v: i32) -> Self;
+    /// `num / den` computed in the target type (exact where the type allows).
+    #[inline]
+    fn from_ratio(num: i32, den: i32) -> Self {
+        Self::from_i32(num) / Self::from_i32(den)
+    }
+
+    /// Square root; 0 for negative input.
+    fn sqrt(self) -> Self;
+    /// Absolute value.
+    fn abs(self) -> Self;
+    /// Sine (radians).
+    fn sin(self) -> Self;
+    /// Cosine (radians).
+    fn cos(self) -> Self;
+    /// Four-quadrant arc tangent of `self / x`, in `(-π, π]`; 0 for (0, 0).
+    fn atan2(self, x: Self) -> Self;
+    /// True unless NaN or infinite (always true for fixed point).
+    fn is_finite(self) -> bool;
+    /// Stable bit pattern used by the canonical state hash. `-0.0` and `0.0` hash alike.
+    fn hash_bits(self) -> u64;
+
+    /// Minimum of two values.
+    #[inline]
+    #[must_use]
+    fn min(self, o: Self) -> Self {
+        if o < self { o } else { self }
+    }
+    /// Maximum of two values.
+    #[inline]
+    #[must_use]
+    fn max(self, o: Self) -> Self {
+        if o > self { o } else { self }
+    }
+    /// Clamps into `[lo, hi]`.
+    #[inline]
+    #[must_use]
+    fn clamp(self, lo: Self, hi: Self) -> Self {
+        self.max(lo).min(hi)
+    }
+    /// `self / den`, or `fallback` when `|den|` is below [`Real::GEOMETRIC_EPSILON`]².
+    #[inline]
+    #[must_use]
+    fn safe_div(self, den: Self, fallback: Self) -> Self {
+        if den == Self::ZERO { fallback } else { self / den }
+    }
+    /// `1 / self`, or 0 when `self` is 0 (used for inverse masses: mass 0 = pinned).
+    #[inline]
+    #[must_use]
+    fn recip_or_zero(self) -> Self {
+        if self == Self::ZERO { Self::ZERO } else { Self::ONE / self }
+    }
+    /// Square.
+    #[inline]
+    #[must_use]
+    fn sq(self) -> Self {
+        self * self
+    }
+    /// -1, 0 or 1.
+    #[inline]
+    #[must_use]
+    fn signum0(self) -> Self {
+        if self > Self::ZERO {
+            Self::ONE
+        } else if self < Self::ZERO {
+            -Self::ONE
+        } else {
+            Self::ZERO
+        }
+    }
+    /// Arc cosine for input clamped to `[-1, 1]`, via `atan2(√(1−x²), x)`.
+    #[inline]
+    #[must_use]
+    fn acos_clamped(self) -> Self {
+        let x = self.clamp(-Self::ONE, Self::ONE);
+        (Self::ONE - x * x).max(Self::ZERO).sqrt().atan2(x)
+    }
+}
+
+macro_rules! impl_float_real {
+    ($t:ty, $eps:expr, $name:expr) => {
+        impl Real for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const TWO: Self = 2.0;
+            const HALF: Self = 0.5;
+            const PI: Self = core::f64::consts::PI as $t;
+            const MAX: Self = <$t>::MAX;
+            const GEOMETRIC_EPSILON: Self = $eps;
+            const NAME: &'static str = $name;
+
+            #[inline]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            #[inline]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline]
+            fn from_i32(v: i32) -> Self {
+                v as $t
+            }
+            #[inline]
+            fn sqrt(self) -> Self {
+                if self > 0.0 { <$t>::sqrt(self) } else { 0.0 }
+            }
+            #[inline]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline]
+            fn sin(self) -> Self {
+                <$t>::sin(self)
+            }
+            #[inline]
+            fn cos(self) -> Self {
+                <$t>::cos(self)
+            }
+            #[inline]
+            fn atan2(self, x: Self) -> Self {
+                if self == 0.0 && x == 0.0 { 0.0 } else { <$t>::atan2(self, x) }
+            }
+            #[inline]
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+            #[inline]
+            fn hash_bits(self) -> u64 {
+                // Fold -0.0 onto 0.0 so that equal values hash equal.
+                let v = if self == 0.0 { 0.0 } else { self };
+                v.to_bits() as u64
+            }
+            #[inline]
+            fn min(self, o: Self) -> Self {
+                <$t>::min(self, o)
+            }
+            #[inline]
+            fn max(self, o: Self) -> Self {
+                <$t>::max(self, o)
+            }
+        }
+    };
+}
+
+impl_float_real!(f32, 1e-6, "f32");
+impl_float_real!(f64, 1e-9, "f64");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn generic_identities<R: Real>() {
+        assert_eq!(R::from_i32(3) * R::from_i32(4), R::from_i32(12));
+        assert_eq!(R::from_i32(-4).sqrt(), R::ZERO);
+        assert!((R::from_i32(9).sqrt() - R::from_i32(3)).abs().to_f64() < 1e-6);
+        assert_eq!(R::ONE.safe_div(R::ZERO, R::from_i32(7)), R::from_i32(7));
+        assert_eq!(R::ZERO.recip_or_zero(), R::ZERO);
+        assert!((R::ONE.atan2(R::ONE).to_f64() - core::f64::consts::FRAC_PI_4).abs() < 1e-6);
+        assert_eq!(R::ZERO.atan2(R::ZERO), R::ZERO);
+        assert!((R::ZERO.acos_clamped().to_f64() - core::f64::consts::FRAC_PI_2).abs() < 1e-6);
+        assert!((R::from_i32(2).acos_clamped().to_f64()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn float_reals_obey_the_contract() {
+        generic_identities::<f32>();
+        generic_identities::<f64>();
+        assert_eq!((-0.0f64).hash_bits(), 0.0f64.hash_bits());
+    }
+}

@@ -1,0 +1,817 @@
+//! The world: particles, constraints and colliders, advanced by the XPBD substep loop.
+//!
+//! # One step
+//! ```text
+//! step(dt):
+//!   drivers set kinematic targets for the end of the step
+//!   broad phase rebuilt if colliders were added, removed or moved
+//!   h = dt / substeps
+//!   repeat substeps times:
+//!     integrate     v = v·max(0, 1 − damping·h) + h·(g·s + f/m); x_prev = x; x += h·v
+//!                   (driven particles move along their path instead)
+//!     λ = 0 for every constraint
+//!     repeat iterations times:
+//!       project distances, bending, tethers, attachments, joint limits   (in that order,
+//!                                                                        each in slot order)
+//!       first iteration: detect contacts (swept, against colliders at this substep's pose)
+//!       project contacts with static friction
+//!     v = (x − x_prev) / h
+//!     velocity pass: dynamic friction and restitution on this substep's contacts
+//! ```
+//!
+//! Everything iterates in slot order over plain vectors, so a step is a pure function of
+//! the world's state: the same inputs give bit-identical results on the same build, and,
+//! in fixed point, on every machine.
+
+use crate::arena::Arena;
+use crate::collider::{BroadPhase, Collider, ColliderDef, ColliderHandle};
+use crate::constraint::{
+    Attachment, AttachmentDef, AttachmentHandle, Bending, BendingDef, BendingHandle, Distance, DistanceDef,
+    DistanceHandle, JointLimit, JointLimitHandle, SubstepContext, Tether, TetherDef, TetherHandle,
+};
+use crate::driver::{DriverDef, DriverHandle, KeyframeDriver};
+use crate::math::{Real, Rotation, Vector};
+use crate::particle::{ALIVE, COLLIDES, KINEMATIC, ParticleDef, ParticleHandle, ParticleSet, check_finite};
+use crate::space::{RealOf, RotOf, Space, VecOf};
+use crate::{Aabb, SinewError};
+
+/// World settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldDef<S: Space> {
+    /// Gravity (m/s²).
+    pub gravity: VecOf<S>,
+    /// Substeps per step (≥ 1). Default 8.
+    pub substeps: u32,
+    /// Constraint iterations per substep (≥ 1). Default 1.
+    pub iterations: u32,
+    /// Linear velocity damping rate (1/s), ≥ 0: each substep `v *= max(0, 1 − damping·h)`.
+    pub damping: RealOf<S>,
+    /// Default dynamic friction coefficient for contacts.
+    pub friction: RealOf<S>,
+    /// Default static friction coefficient; `None` = equal to `friction`.
+    pub static_friction: Option<RealOf<S>>,
+    /// Default restitution in `[0, 1]`.
+    pub restitution: RealOf<S>,
+    /// Longest step accepted (s); longer steps are clamped to it (documented safety clamp:
+    /// a hitch of several frames must not explode the simulation). Default 0.1 s.
+    pub max_time_step: RealOf<S>,
+}
+
+impl<S: Space> Default for WorldDef<S> {
+    fn default() -> Self {
+        let mut g = VecOf::<S>::ZERO;
+        g.set(1, RealOf::<S>::from_f64(-9.81));
+        Self {
+            gravity: g,
+            substeps: 8,
+            iterations: 1,
+            damping: RealOf::<S>::ZERO,
+            friction: RealOf::<S>::ZERO,
+            static_friction: None,
+            restitution: RealOf::<S>::ZERO,
+            max_time_step: RealOf::<S>::from_ratio(1, 10),
+        }
+    }
+}
+
+impl<S: Space> WorldDef<S> {
+    /// Checks every field; the world only ever holds a validated definition.
+    pub fn validate(&self) -> Result<(), SinewError> {
+        check_finite(self.gravity, "gravity")?;
+        let zero = RealOf::<S>::ZERO;
+        if self.substeps == 0 || self.substeps > 1024 {
+            return Err(SinewError::InvalidParameter { what: "substeps", reason: "must be in 1..=1024" });
+        }
+        if self.iterations == 0 || self.iterations > 1024 {
+            return Err(SinewError::InvalidParameter { what: "iterations", reason: "must be in 1..=1024" });
+        }
+        for (v, what) in [(self.damping, "damping"), (self.friction, "friction")] {
+            if !v.is_finite() || v < zero {
+                return Err(SinewError::InvalidParameter { what, reason: "must be finite and ≥ 0" });
+            }
+        }
+        if let Some(s) = self.static_friction
+            && (!s.is_finite() || s < zero)
+        {
+            return Err(SinewError::InvalidParameter { what: "static_friction", reason: "must be finite and ≥ 0" });
+        }
+        if !self.restitution.is_finite() || self.restitution < zero || self.restitution > RealOf::<S>::ONE {
+            return Err(SinewError::InvalidParameter { what: "restitution", reason: "must be in [0, 1]" });
+        }
+        if !self.max_time_step.is_finite() || !(self.max_time_step > zero) {
+            return Err(SinewError::InvalidParameter { what: "max_time_step", reason: "must be > 0" });
+        }
+        Ok(())
+    }
+}
+
+/// What happened during a step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepReport {
+    /// The time step was longer than `max_time_step` and was clamped.
+    pub clamped_dt: bool,
+    /// Particles whose state became non-finite and were restored to their last finite
+    /// state (should stay 0; non-zero means extreme input such as enormous forces).
+    pub recovered_particles: u32,
+    /// Contacts generated in the last substep.
+    pub contacts: u32,
+}
+
+/// A particle–collider contact for one substep: keep `n·x ≥ d`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Contact<S: Space> {
+    pub particle: u32,
+    pub collider: u32,
+    pub normal: VecOf<S>,
+    pub d: RealOf<S>,
+    /// Accumulated normal correction (m) this substep.
+    pub dn: RealOf<S>,
+    /// Normal velocity before the solve (for restitution).
+    pub vn_pre: RealOf<S>,
+    /// Collider surface velocity at the contact.
+    pub v_col: VecOf<S>,
+    pub mu_s: RealOf<S>,
+    pub mu_d: RealOf<S>,
+    pub restitution: RealOf<S>,
+}
+
+/// A simulation world. See the module docs for what one step does.
+#[derive(Clone, Debug)]
+pub struct World<S: Space> {
+    pub(crate) def: WorldDef<S>,
+    pub(crate) particles: ParticleSet<S>,
+    pub(crate) colliders: Arena<Collider<S>>,
+    pub(crate) distances: Arena<Distance<RealOf<S>>>,
+    pub(crate) tethers: Arena<Tether<RealOf<S>>>,
+    pub(crate) bendings: Arena<Bending<RealOf<S>>>,
+    pub(crate) attachments: Arena<Attachment<S>>,
+    pub(crate) limits: Arena<S::JointLimit>,
+    pub(crate) drivers: Arena<KeyframeDriver<S>>,
+    pub(crate) contacts: Vec<Contact<S>>,
+    pub(crate) broad_phase: BroadPhase<VecOf<S>>,
+    pub(crate) broad_phase_dirty: bool,
+    pub(crate) time: RealOf<S>,
+    pub(crate) step_count: u64,
+    /// Substep length of the last step (for force read-outs).
+    pub(crate) last_h: RealOf<S>,
+    candidates: Vec<u32>,
+}
+
+impl<S: Space> World<S> {
+    /// A world with the given settings.
+    pub fn new(def: WorldDef<S>) -> Result<Self, SinewError> {
+        def.validate()?;
+        Ok(Self {
+            def,
+            particles: ParticleSet::default(),
+            colliders: Arena::default(),
+            distances: Arena::default(),
+            tethers: Arena::default(),
+            bendings: Arena::default(),
+            attachments: Arena::default(),
+            limits: Arena::default(),
+            drivers: Arena::default(),
+            contacts: Vec::new(),
+            broad_phase: BroadPhase::default(),
+            broad_phase_dirty: true,
+            time: RealOf::<S>::ZERO,
+            step_count: 0,
+            last_h: RealOf::<S>::ZERO,
+            candidates: Vec::new(),
+        })
+    }
+
+    /// Settings.
+    #[must_use]
+    pub fn def(&self) -> &WorldDef<S> {
+        &self.def
+    }
+
+    /// Changes the settings (validated).
+    pub fn set_def(&mut self, def: WorldDef<S>) -> Result<(), SinewError> {
+        def.validate()?;
+        self.def = def;
+        Ok(())
+    }
+
+    /// Simulated time (s).
+    #[must_use]
+    pub fn time(&self) -> RealOf<S> {
+        self.time
+    }
+
+    /// Steps taken.
+    #[must_use]
+    pub fn step_count(&self) -> u64 {
+        self.step_count
+    }
+
+    /// The particles.
+    #[must_use]
+    pub fn particles(&self) -> &ParticleSet<S> {
+        &self.particles
+    }
+
+    /// Mutable particles (positions, velocities, forces, pins, kinematic targets).
+    pub fn particles_mut(&mut self) -> &mut ParticleSet<S> {
+        &mut self.particles
+    }
+
+    // ----------------------------------------------------------------- particles
+
+    /// Adds a particle.
+    pub fn add_particle(&mut self, def: &ParticleDef<S>) -> Result<ParticleHandle, SinewError> {
+        check_finite(def.position, "particle position")?;
+        check_finite(def.velocity, "particle velocity")?;
+        let zero = RealOf::<S>::ZERO;
+        if !def.mass.is_finite() || def.mass < zero {
+            return Err(SinewError::InvalidParameter { what: "particle mass", reason: "must be finite and ≥ 0" });
+        }
+        if !def.radius.is_finite() || def.radius < zero {
+            return Err(SinewError::InvalidParameter { what: "particle radius", reason: "must be finite and ≥ 0" });
+        }
+        if !def.gravity_scale.is_finite() {
+            return Err(SinewError::NonFinite { what: "particle gravity_scale" });
+        }
+        if let Some(f) = def.friction
+            && (!f.is_finite() || f < zero)
+        {
+            return Err(SinewError::InvalidParameter { what: "particle friction", reason: "must be finite and ≥ 0" });
+        }
+        Ok(self.particles.insert(def))
+    }
+
+    /// Removes a particle and every constraint and driver that uses it.
+    pub fn remove_particle(&mut self, h: ParticleHandle) -> Result<(), SinewError> {
+        self.particles.check(h)?;
+        let k = h.index();
+        retain(&mut self.distances, |c| c.a as usize != k && c.b as usize != k);
+        retain(&mut self.tethers, |c| c.particle as usize != k && c.anchor as usize != k);
+        retain(&mut self.bendings, |c| c.a as usize != k && c.b as usize != k && c.c as usize != k);
+        retain(&mut self.attachments, |c| c.particle as usize != k);
+        retain(&mut self.limits, |c| !c.particle_indices().contains(&k));
+        retain(&mut self.drivers, |d| d.particle != h);
+        self.particles.remove(h);
+        Ok(())
+    }
+
+    // --------------------------------------------------------------- constraints
+
+    /// Adds a distance constraint.
+    pub fn add_distance(&mut self, def: &DistanceDef<S>) -> Result<DistanceHandle, SinewError> {
+        self.particles.check(def.a)?;
+        self.particles.check(def.b)?;
+        if def.a == def.b {
+            return Err(SinewError::InvalidParameter { what: "distance", reason: "particles must differ" });
+        }
+        let rest = match def.length {
+            Some(l) => l,
+            None => self.particles.pos[def.a.index()].distance(self.particles.pos[def.b.index()]),
+        };
+        check_params(&[(rest, "distance length"), (def.compliance, "distance compliance"), (def.damping, "distance damping")])?;
+        let c = Distance::new(def.a.index(), def.b.index(), rest, def.compliance, def.damping, def.unilateral);
+        Ok(DistanceHandle(self.distances.insert(c)))
+    }
+
+    /// Removes a distance constraint.
+    pub fn remove_distance(&mut self, h: DistanceHandle) -> Result<(), SinewError> {
+        self.distances.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "distance" })
+    }
+
+    /// A distance constraint.
+    #[must_use]
+    pub fn distance(&self, h: DistanceHandle) -> Option<&Distance<RealOf<S>>> {
+        self.distances.get(h.0)
+    }
+
+    /// Mutable access to a distance constraint (rest length, compliance, damping).
+    pub fn distance_mut(&mut self, h: DistanceHandle) -> Option<&mut Distance<RealOf<S>>> {
+        self.distances.get_mut(h.0)
+    }
+
+    /// Tension (N) carried by a distance constraint in the last substep (positive = pulling).
+    #[must_use]
+    pub fn distance_tension(&self, h: DistanceHandle) -> Option<RealOf<S>> {
+        let c = self.distances.get(h.0)?;
+        Some(self.lambda_to_force(-c.lambda))
+    }
+
+    /// Converts a multiplier of the last substep into a force (N): `λ / h²`.
+    #[must_use]
+    pub fn lambda_to_force(&self, lambda: RealOf<S>) -> RealOf<S> {
+        if self.last_h == RealOf::<S>::ZERO { RealOf::<S>::ZERO } else { lambda / (self.last_h * self.last_h) }
+    }
+
+    /// Adds a tether.
+    pub fn add_tether(&mut self, def: &TetherDef<S>) -> Result<TetherHandle, SinewError> {
+        self.particles.check(def.particle)?;
+        self.particles.check(def.anchor)?;
+        if def.particle == def.anchor {
+            return Err(SinewError::InvalidParameter { what: "tether", reason: "particles must differ" });
+        }
+        let len = match def.length {
+            Some(l) => l,
+            None => self.particles.pos[def.particle.index()].distance(self.particles.pos[def.anchor.index()]),
+        };
+        check_params(&[(len, "tether length")])?;
+        Ok(TetherHandle(self.tethers.insert(Tether::new(def.particle.index(), def.anchor.index(), len))))
+    }
+
+    /// Removes a tether.
+    pub fn remove_tether(&mut self, h: TetherHandle) -> Result<(), SinewError> {
+        self.tethers.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "tether" })
+    }
+
+    /// Adds a bending constraint.
+    pub fn add_bending(&mut self, def: &BendingDef<S>) -> Result<BendingHandle, SinewError> {
+        for h in [def.a, def.b, def.c] {
+            self.particles.check(h)?;
+        }
+        if def.a == def.b || def.b == def.c || def.a == def.c {
+            return Err(SinewError::InvalidParameter { what: "bending", reason: "particles must differ" });
+        }
+        let p = &self.particles.pos;
+        let rest = def.rest.unwrap_or_else(|| Bending::measure(p[def.a.index()], p[def.b.index()], p[def.c.index()]));
+        check_params(&[(rest, "bending rest"), (def.compliance, "bending compliance")])?;
+        let c = Bending::new(def.a.index(), def.b.index(), def.c.index(), rest, def.compliance);
+        Ok(BendingHandle(self.bendings.insert(c)))
+    }
+
+    /// Removes a bending constraint.
+    pub fn remove_bending(&mut self, h: BendingHandle) -> Result<(), SinewError> {
+        self.bendings.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "bending" })
+    }
+
+    /// Adds an attachment to a world-space target.
+    pub fn add_attachment(&mut self, def: &AttachmentDef<S>) -> Result<AttachmentHandle, SinewError> {
+        self.particles.check(def.particle)?;
+        check_finite(def.target, "attachment target")?;
+        check_params(&[
+            (def.length, "attachment length"),
+            (def.compliance, "attachment compliance"),
+            (def.damping, "attachment damping"),
+        ])?;
+        Ok(AttachmentHandle(self.attachments.insert(Attachment::new(def.particle.index(), def))))
+    }
+
+    /// Moves an attachment's target.
+    pub fn set_attachment_target(&mut self, h: AttachmentHandle, target: VecOf<S>) -> Result<(), SinewError> {
+        check_finite(target, "attachment target")?;
+        let a = self.attachments.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "attachment" })?;
+        a.target = target;
+        Ok(())
+    }
+
+    /// Force (N) an attachment applied in the last substep, toward its target.
+    #[must_use]
+    pub fn attachment_force(&self, h: AttachmentHandle) -> Option<VecOf<S>> {
+        let a = self.attachments.get(h.0)?;
+        if self.last_h == RealOf::<S>::ZERO {
+            return Some(VecOf::<S>::ZERO);
+        }
+        Some(a.force(&self.particles, &SubstepContext::new(self.last_h)))
+    }
+
+    /// Removes an attachment.
+    pub fn remove_attachment(&mut self, h: AttachmentHandle) -> Result<(), SinewError> {
+        self.attachments.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "attachment" })
+    }
+
+    /// Adds a joint limit ([`crate::AngleLimitDef`] in 2D, [`crate::SwingTwistLimitDef`] in 3D).
+    pub fn add_joint_limit(
+        &mut self,
+        def: &<S::JointLimit as JointLimit<S>>::Def,
+    ) -> Result<JointLimitHandle, SinewError> {
+        let l = S::JointLimit::from_def(def, &self.particles)?;
+        Ok(JointLimitHandle(self.limits.insert(l)))
+    }
+
+    /// A joint limit.
+    #[must_use]
+    pub fn joint_limit(&self, h: JointLimitHandle) -> Option<&S::JointLimit> {
+        self.limits.get(h.0)
+    }
+
+    /// Removes a joint limit.
+    pub fn remove_joint_limit(&mut self, h: JointLimitHandle) -> Result<(), SinewError> {
+        self.limits.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "joint limit" })
+    }
+
+    /// Largest joint-limit violation (rad) over all limits.
+    #[must_use]
+    pub fn max_joint_violation(&self) -> RealOf<S> {
+        self.limits.values().map(|l| l.violation(&self.particles)).fold(RealOf::<S>::ZERO, |a, b| a.max(b))
+    }
+
+    /// Iterates distance constraints.
+    pub fn distances(&self) -> impl Iterator<Item = (DistanceHandle, &Distance<RealOf<S>>)> {
+        self.distances.iter().map(|(h, c)| (DistanceHandle(h), c))
+    }
+
+    /// Sum over distance constraints of `|length − rest|` (m): the total constraint error.
+    #[must_use]
+    pub fn total_distance_error(&self) -> RealOf<S> {
+        let p = &self.particles.pos;
+        let mut e = RealOf::<S>::ZERO;
+        for c in self.distances.values() {
+            let (a, b) = c.indices();
+            let l = p[a].distance(p[b]);
+            if !(c.unilateral && l < c.rest) {
+                e += (l - c.rest).abs();
+            }
+        }
+        e
+    }
+
+    // ------------------------------------------------------------------ drivers
+
+    /// Adds a keyframe driver; the particle is pinned and placed on the path at the
+    /// current time.
+    pub fn add_driver(&mut self, def: &DriverDef<S>) -> Result<DriverHandle, SinewError> {
+        self.particles.check(def.particle)?;
+        let d = KeyframeDriver::from_def(def)?;
+        let p = d.sample(self.time);
+        self.particles.pin(def.particle)?;
+        self.particles.set_position(def.particle, p)?;
+        Ok(DriverHandle(self.drivers.insert(d)))
+    }
+
+    /// Removes a driver (the particle stays pinned where it is).
+    pub fn remove_driver(&mut self, h: DriverHandle) -> Result<(), SinewError> {
+        self.drivers.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "driver" })
+    }
+
+    // ---------------------------------------------------------------- colliders
+
+    /// Adds a collider.
+    pub fn add_collider(&mut self, def: &ColliderDef<S>) -> Result<ColliderHandle, SinewError> {
+        let c = Collider::from_def(def)?;
+        self.broad_phase_dirty = true;
+        Ok(ColliderHandle(self.colliders.insert(c)))
+    }
+
+    /// Removes a collider.
+    pub fn remove_collider(&mut self, h: ColliderHandle) -> Result<(), SinewError> {
+        self.broad_phase_dirty = true;
+        self.colliders.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "collider" })
+    }
+
+    /// A collider.
+    #[must_use]
+    pub fn collider(&self, h: ColliderHandle) -> Option<&Collider<S>> {
+        self.colliders.get(h.0)
+    }
+
+    /// Iterates colliders.
+    pub fn colliders(&self) -> impl Iterator<Item = (ColliderHandle, &Collider<S>)> {
+        self.colliders.iter().map(|(h, c)| (ColliderHandle(h), c))
+    }
+
+    /// Moves a collider. The next step sweeps it from its old pose to this one, so the
+    /// particles it meets are pushed, not tunnelled, and feel its surface velocity.
+    pub fn set_collider_pose(
+        &mut self,
+        h: ColliderHandle,
+        position: VecOf<S>,
+        rotation: RotOf<S>,
+    ) -> Result<(), SinewError> {
+        check_finite(position, "collider position")?;
+        let rotation = rotation.renormalize();
+        if !rotation.components().iter().all(|c| c.is_finite()) {
+            return Err(SinewError::NonFinite { what: "collider rotation" });
+        }
+        let c = self.colliders.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "collider" })?;
+        c.position = position;
+        c.rotation = rotation;
+        self.broad_phase_dirty = true;
+        Ok(())
+    }
+
+    // --------------------------------------------------------------------- step
+
+    /// Advances the world by `dt` seconds.
+    ///
+    /// `dt` must be finite and positive (else [`SinewError::InvalidTimeStep`] and nothing
+    /// changes); a `dt` above `max_time_step` is clamped to it and reported.
+    pub fn step(&mut self, dt: RealOf<S>) -> Result<StepReport, SinewError> {
+        let zero = RealOf::<S>::ZERO;
+        if !dt.is_finite() || !(dt > zero) {
+            return Err(SinewError::InvalidTimeStep);
+        }
+        let mut report = StepReport::default();
+        let dt = if dt > self.def.max_time_step {
+            report.clamped_dt = true;
+            self.def.max_time_step
+        } else {
+            dt
+        };
+        let t_end = self.time + dt;
+        self.update_drivers(t_end);
+        let any_moving = self.colliders.values().any(|c| c.is_moving());
+        if self.broad_phase_dirty || any_moving {
+            let slots = self.colliders.capacity_slots();
+            self.broad_phase.rebuild::<RealOf<S>>(self.colliders.iter().map(|(h, c)| (h.index, c.swept_aabb())), slots);
+            self.broad_phase_dirty = any_moving;
+        }
+
+        let n = self.def.substeps;
+        let nr = RealOf::<S>::from_i32(n as i32);
+        let h = dt / nr;
+        let ctx = SubstepContext::new(h);
+        let ps = &mut self.particles;
+        ps.step_start.copy_from_slice(&ps.pos);
+        for s in 0..n {
+            let f0 = RealOf::<S>::from_i32(s as i32) / nr;
+            let f1 = RealOf::<S>::from_i32(s as i32 + 1) / nr;
+            self.integrate(h, f1);
+            self.reset_multipliers();
+            for it in 0..self.def.iterations {
+                self.solve_constraints(&ctx);
+                if it == 0 {
+                    self.detect_contacts(f0, f1, h);
+                }
+                self.solve_contacts(h);
+            }
+            report.recovered_particles += self.update_velocities(&ctx);
+            self.velocity_pass(&ctx);
+        }
+        report.contacts = self.contacts.len() as u32;
+
+        // End of step: forces are per step, targets are reached exactly, colliders settle.
+        let ps = &mut self.particles;
+        for k in 0..ps.pos.len() {
+            ps.force[k] = VecOf::<S>::ZERO;
+            if let Some(t) = ps.target[k].take() {
+                ps.pos[k] = t;
+            }
+        }
+        for c in self.colliders.values_mut() {
+            c.prev_position = c.position;
+            c.prev_rotation = c.rotation;
+        }
+        self.time = t_end;
+        self.step_count += 1;
+        self.last_h = h;
+        Ok(report)
+    }
+
+    fn update_drivers(&mut self, t_end: RealOf<S>) {
+        let now = self.time;
+        for d in self.drivers.values_mut() {
+            if d.done || !self.particles.contains(d.particle) {
+                continue;
+            }
+            if d.release && now >= d.end_time() {
+                // Ignore errors: the handle was checked just above and release_mass > 0.
+                let _ = self.particles.release(d.particle, d.release_velocity(), d.release_mass);
+                d.done = true;
+                continue;
+            }
+            let _ = self.particles.set_kinematic_target(d.particle, d.sample(t_end));
+        }
+    }
+
+    /// Symplectic Euler prediction; driven particles follow their path to fraction `f1`.
+    fn integrate(&mut self, h: RealOf<S>, f1: RealOf<S>) {
+        let ps = &mut self.particles;
+        let g = self.def.gravity;
+        let zero = RealOf::<S>::ZERO;
+        let keep = (RealOf::<S>::ONE - self.def.damping * h).max(zero);
+        let damp = self.def.damping != zero;
+        for k in 0..ps.pos.len() {
+            let flags = ps.flags[k];
+            if flags & ALIVE == 0 {
+                continue;
+            }
+            ps.prev[k] = ps.pos[k];
+            if flags & KINEMATIC != 0 {
+                if let Some(t) = ps.target[k] {
+                    ps.pos[k] = ps.step_start[k].lerp(t, f1);
+                }
+                continue;
+            }
+            let w = ps.inv_mass[k];
+            // Damp the velocity carried over, not the acceleration of this substep: a body
+            // at rest on a spring then settles exactly where the spring balances gravity.
+            let mut v = ps.vel[k];
+            if damp {
+                v *= keep;
+            }
+            v += (g * ps.gravity_scale[k] + ps.force[k] * w) * h;
+            ps.vel[k] = v;
+            ps.pos[k] += v * h;
+        }
+    }
+
+    fn reset_multipliers(&mut self) {
+        let zero = RealOf::<S>::ZERO;
+        for c in self.distances.values_mut() {
+            c.lambda = zero;
+        }
+        for c in self.bendings.values_mut() {
+            c.lambda = zero;
+        }
+        for c in self.attachments.values_mut() {
+            c.lambda = zero;
+        }
+        for c in self.limits.values_mut() {
+            c.reset();
+        }
+    }
+
+    fn solve_constraints(&mut self, ctx: &SubstepContext<RealOf<S>>) {
+        let ps = &mut self.particles;
+        for c in self.distances.values_mut() {
+            c.solve(ps, ctx);
+        }
+        for c in self.bendings.values_mut() {
+            c.solve(ps, ctx);
+        }
+        for c in self.tethers.values() {
+            c.solve(ps, ctx);
+        }
+        for c in self.attachments.values_mut() {
+            c.solve(ps, ctx);
+        }
+        for c in self.limits.values_mut() {
+            c.solve(ps, ctx);
+        }
+    }
+
+    /// Swept particle–collider tests for the substep `[f0, f1]` of the step.
+    fn detect_contacts(&mut self, f0: RealOf<S>, f1: RealOf<S>, h: RealOf<S>) {
+        self.contacts.clear();
+        if self.colliders.is_empty() {
+            return;
+        }
+        let inv_h = RealOf::<S>::ONE / h;
+        let mut candidates = core::mem::take(&mut self.candidates);
+        for k in 0..self.particles.pos.len() {
+            let flags = self.particles.flags[k];
+            if flags & ALIVE == 0 || flags & COLLIDES == 0 || flags & KINEMATIC != 0 {
+                continue;
+            }
+            let (x, xp, r) = (self.particles.pos[k], self.particles.prev[k], self.particles.radius[k]);
+            let rv = VecOf::<S>::splat(r);
+            let q = Aabb { min: x.min_elem(xp) - rv, max: x.max_elem(xp) + rv };
+            for j in 0..self.broad_phase.unbounded.len() {
+                let slot = self.broad_phase.unbounded[j];
+                self.test_contact(k, slot, f0, f1, inv_h);
+            }
+            self.broad_phase.query::<RealOf<S>>(&q, &mut candidates);
+            for &bk in &candidates {
+                let slot = self.broad_phase.bounded[bk as usize].0;
+                self.test_contact(k, slot, f0, f1, inv_h);
+            }
+        }
+        self.candidates = candidates;
+    }
+
+    #[inline]
+    fn test_contact(&mut self, k: usize, slot: u32, f0: RealOf<S>, f1: RealOf<S>, inv_h: RealOf<S>) {
+        let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { return };
+        let ps = &self.particles;
+        if !ps.groups[k].test(col.groups) {
+            return;
+        }
+        let (x, xp, r) = (ps.pos[k], ps.prev[k], ps.radius[k]);
+        let (p1, r1) = col.pose_at(f1);
+        let (p0, r0) = col.pose_at(f0);
+        let lx = r1.inverse_rotate(x - p1);
+        let lxp = r0.inverse_rotate(xp - p0);
+        let prox = col.shape.closest(lx);
+        let zero = RealOf::<S>::ZERO;
+        let hit = if prox.distance < r {
+            // Penetrating now. If the particle was outside at the start of the substep, the
+            // contact plane comes from where its path entered (robust for thin walls);
+            // otherwise from the nearest surface.
+            let entered = if (lx - lxp).length_squared() > zero && col.shape.closest(lxp).distance >= r {
+                col.shape.raycast(lxp, lx, r)
+            } else {
+                None
+            };
+            match entered {
+                Some(hit) => Some((hit.normal, lxp + (lx - lxp) * hit.fraction)),
+                None => Some((prox.normal, lx - prox.normal * (prox.distance - r))),
+            }
+        } else if (lx - lxp).length_squared() > r * r {
+            // Outside at both ends but moving fast: did the path pass through?
+            col.shape.raycast(lxp, lx, r).map(|hit| (hit.normal, lxp + (lx - lxp) * hit.fraction))
+        } else {
+            None
+        };
+        let Some((nl, ql)) = hit else { return };
+        let n = r1.rotate(nl);
+        let qw = p1 + r1.rotate(ql);
+        let v_col = if col.is_moving() { (qw - (p0 + r0.rotate(ql))) * inv_h } else { VecOf::<S>::ZERO };
+        let mu_d = match (ps.friction[k], col.friction) {
+            (Some(a), Some(b)) => (a * b).sqrt(),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => self.def.friction,
+        };
+        let mu_s = col.static_friction.or(self.def.static_friction).unwrap_or(mu_d).max(mu_d);
+        let restitution = col.restitution.unwrap_or(self.def.restitution);
+        self.contacts.push(Contact {
+            particle: k as u32,
+            collider: slot,
+            normal: n,
+            d: n.dot(qw),
+            dn: zero,
+            vn_pre: n.dot(ps.vel[k] - v_col),
+            v_col,
+            mu_s,
+            mu_d,
+            restitution,
+        });
+    }
+
+    /// Pushes particles out of colliders; static friction cancels tangential motion while
+    /// it is below `μ_s` times the normal correction (Coulomb's cone on positions).
+    fn solve_contacts(&mut self, h: RealOf<S>) {
+        let ps = &mut self.particles;
+        let zero = RealOf::<S>::ZERO;
+        for c in &mut self.contacts {
+            let k = c.particle as usize;
+            let depth = c.d - c.normal.dot(ps.pos[k]);
+            if depth <= zero {
+                continue;
+            }
+            ps.pos[k] += c.normal * depth;
+            c.dn += depth;
+            if c.mu_s > zero {
+                let disp = ps.pos[k] - ps.prev[k] - c.v_col * h;
+                let tangential = disp - c.normal * c.normal.dot(disp);
+                if tangential.length_squared() < (c.mu_s * c.dn).sq() {
+                    ps.pos[k] -= tangential;
+                }
+            }
+        }
+    }
+
+    /// `v = (x − x_prev)/h`; a non-finite result restores the substep's start state.
+    fn update_velocities(&mut self, ctx: &SubstepContext<RealOf<S>>) -> u32 {
+        let ps = &mut self.particles;
+        let mut recovered = 0;
+        for k in 0..ps.pos.len() {
+            if ps.flags[k] & ALIVE == 0 {
+                continue;
+            }
+            let v = (ps.pos[k] - ps.prev[k]) * ctx.inv_h;
+            if v.is_finite() && ps.pos[k].is_finite() {
+                ps.vel[k] = v;
+            } else {
+                ps.pos[k] = ps.prev[k];
+                ps.vel[k] = VecOf::<S>::ZERO;
+                recovered += 1;
+            }
+        }
+        recovered
+    }
+
+    /// Dynamic friction and restitution (Müller et al. 2020, "Detailed Rigid Body
+    /// Simulation with Extended Position Based Dynamics", §3.6).
+    fn velocity_pass(&mut self, ctx: &SubstepContext<RealOf<S>>) {
+        let ps = &mut self.particles;
+        let zero = RealOf::<S>::ZERO;
+        // Below this approach speed a bounce is suppressed: it is what gravity adds in two
+        // substeps, i.e. resting contact, not an impact.
+        let rest_speed = self.def.gravity.length() * ctx.h * RealOf::<S>::TWO;
+        for c in &self.contacts {
+            if c.dn <= zero {
+                continue;
+            }
+            let k = c.particle as usize;
+            let mut v = ps.vel[k];
+            let vrel = v - c.v_col;
+            let vn = c.normal.dot(vrel);
+            let vt = vrel - c.normal * vn;
+            let (t, lt) = vt.normalize_and_length();
+            if lt > zero && c.mu_d > zero {
+                v -= t * (c.mu_d * c.dn * ctx.inv_h).min(lt);
+            }
+            let e = if -c.vn_pre <= rest_speed { zero } else { c.restitution };
+            let target = (-e * c.vn_pre).max(zero);
+            v += c.normal * (target - vn);
+            ps.vel[k] = v;
+        }
+    }
+}
+
+fn retain<T>(arena: &mut Arena<T>, keep: impl Fn(&T) -> bool) {
+    let dead: Vec<_> = arena.iter().filter(|(_, v)| !keep(v)).map(|(h, _)| h).collect();
+    for h in dead {
+        arena.remove(h);
+    }
+}
+
+fn check_params<R: Real>(vals: &[(R, &'static str)]) -> Result<(), SinewError> {
+    for &(v, what) in vals {
+        if !v.is_finite() {
+            return Err(SinewError::NonFinite { what });
+        }
+        if v < R::ZERO {
+            return Err(SinewError::InvalidParameter { what, reason: "must be ≥ 0" });
+        }
+    }
+    Ok(())
+}
