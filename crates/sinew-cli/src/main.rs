@@ -1,1 +1,188 @@
-fn main() {}
+//! `sinew`: simulate, render and benchmark Sinew scene files.
+//!
+//! ```text
+//! sinew simulate SCENE [--frames N] [--every K]   JSON Lines, one per frame, on stdout
+//! sinew render SCENE --out FILE.png|FILE.gif [--frames N]
+//! sinew bench SCENE [--frames N] [--repeat R]      time per frame and per particle-substep
+//! sinew                                            render the showcase scenes into ./out
+//! ```
+//!
+//! Every error is one line on stderr naming the file and the path of the offending value
+//! in it, with a non-zero exit status; the command never panics on bad input.
+
+#[path = "render_stub.rs"]
+mod render;
+
+use clap::{Parser, Subcommand};
+use sinew_scene::Simulation;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "sinew", version, about = "Simulate, render and benchmark Sinew scene files")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scene and print one JSON line per frame (frame 0 is the initial state).
+    Simulate {
+        /// Scene file (JSON).
+        scene: PathBuf,
+        /// Frames to simulate after the initial one.
+        #[arg(long, default_value_t = 60)]
+        frames: u64,
+        /// Print only every K-th frame (and the last).
+        #[arg(long, default_value_t = 1)]
+        every: u64,
+    },
+    /// Run a scene and draw it to a PNG (last frame) or an animated GIF.
+    Render {
+        /// Scene file (JSON).
+        scene: PathBuf,
+        /// Output image (.png or .gif).
+        #[arg(long)]
+        out: PathBuf,
+        /// Frames to simulate.
+        #[arg(long, default_value_t = 180)]
+        frames: u64,
+        /// GIF: keep every K-th frame.
+        #[arg(long, default_value_t = 2)]
+        every: u64,
+        /// Image width in pixels.
+        #[arg(long, default_value_t = 800)]
+        width: u32,
+        /// Image height in pixels.
+        #[arg(long, default_value_t = 600)]
+        height: u32,
+    },
+    /// Time a scene: wall-clock per frame and per particle-substep, best of several runs.
+    Bench {
+        /// Scene file (JSON).
+        scene: PathBuf,
+        /// Frames per run.
+        #[arg(long, default_value_t = 600)]
+        frames: u64,
+        /// Runs (the best is reported).
+        #[arg(long, default_value_t = 5)]
+        repeat: u32,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Simulate { scene, frames, every }) => simulate(&scene, frames, every),
+        Some(Command::Render { scene, out, frames, every, width, height }) => {
+            let opts = render::RenderOptions { width, height, frames, every: every.max(1), ..Default::default() };
+            load(&scene)
+                .and_then(|mut sim| {
+                    render::render(sim.as_mut(), &out, &opts).map_err(|e| format!("{}: {e}", scene.display()))
+                })
+                .map(|msg| eprintln!("{msg}"))
+        }
+        Some(Command::Bench { scene, frames, repeat }) => bench(&scene, frames, repeat.max(1)),
+        None => showcase(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn load(path: &Path) -> Result<Box<dyn Simulation>, String> {
+    sinew_scene::load_file(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn simulate(path: &Path, frames: u64, every: u64) -> Result<(), String> {
+    if every == 0 {
+        return Err("--every must be at least 1".into());
+    }
+    let mut sim = load(path)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut line = String::with_capacity(4096);
+    let mut emit = |sim: &dyn Simulation, out: &mut dyn Write| -> Result<(), String> {
+        line.clear();
+        sim.write_frame_json(&mut line);
+        line.push('\n');
+        out.write_all(line.as_bytes()).map_err(|e| format!("writing output: {e}"))
+    };
+    emit(sim.as_ref(), &mut out)?;
+    for f in 1..=frames {
+        sim.step().map_err(|e| format!("{}: frame {f}: {e}", path.display()))?;
+        if f % every == 0 || f == frames {
+            emit(sim.as_ref(), &mut out)?;
+        }
+    }
+    out.flush().map_err(|e| format!("writing output: {e}"))
+}
+
+fn bench(path: &Path, frames: u64, repeat: u32) -> Result<(), String> {
+    let mut best = f64::MAX;
+    let mut particles = 0;
+    let mut substeps_note = String::new();
+    for _ in 0..repeat {
+        let mut sim = load(path)?;
+        particles = sim.particle_count();
+        let t = Instant::now();
+        for f in 1..=frames {
+            sim.step().map_err(|e| format!("{}: frame {f}: {e}", path.display()))?;
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+        substeps_note = format!("{}D {}", sim.dim(), sim.numeric());
+    }
+    let per_frame = best / frames as f64;
+    let substeps = scene_substeps(path);
+    let per_ps = per_frame / (particles.max(1) as f64 * substeps as f64);
+    println!(
+        "{}: {substeps_note}, {particles} particles, {substeps} substeps: {:.3} µs/frame, {:.2} ns/particle-substep (best of {repeat} × {frames} frames)",
+        path.display(),
+        per_frame * 1e6,
+        per_ps * 1e9
+    );
+    Ok(())
+}
+
+fn scene_substeps(path: &Path) -> u64 {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| sinew_scene::parse(&t).ok())
+        .and_then(|s| s.substeps)
+        .map_or(8, |n| n.max(1) as u64)
+}
+
+/// `cargo run --release` with no arguments: render the showcase scenes to files.
+fn showcase() -> Result<(), String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes");
+    let out_dir = PathBuf::from("out");
+    let scenes = ["showcase_2d.json", "showcase_3d.json"];
+    println!("sinew: no display playground in this build; rendering the showcase scenes to files.");
+    for name in scenes {
+        let path = root.join(name);
+        let mut sim = load(&path)?;
+        let stem = name.trim_end_matches(".json");
+        for ext in ["gif", "png"] {
+            let out = out_dir.join(format!("{stem}.{ext}"));
+            let opts = render::RenderOptions { frames: 240, every: 2, ..Default::default() };
+            let mut fresh;
+            let sim_ref: &mut dyn Simulation = if ext == "gif" {
+                sim.as_mut()
+            } else {
+                fresh = load(&path)?;
+                fresh.as_mut()
+            };
+            let msg = render::render(sim_ref, &out, &opts)?;
+            println!("  {msg}");
+        }
+    }
+    println!("Open the files under {}/ to see them. Run `sinew --help` for the CLI.", out_dir.display());
+    Ok(())
+}

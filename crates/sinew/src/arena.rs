@@ -115,9 +115,10 @@ impl<T> Arena<T> {
 
     /// Live values with their handles, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (RawHandle, &T)> {
-        self.slots.iter().enumerate().filter_map(|(i, s)| {
-            s.value.as_ref().map(|v| (RawHandle { index: i as u32, generation: s.generation }, v))
-        })
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.value.as_ref().map(|v| (RawHandle { index: i as u32, generation: s.generation }, v)))
     }
 
     /// Mutable live values with their handles, in slot order.

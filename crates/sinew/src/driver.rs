@@ -58,7 +58,13 @@ impl<S: Space> KeyframeDriver<S> {
         if d.release && !(d.release_mass > RealOf::<S>::ZERO) {
             return Err(SinewError::InvalidParameter { what: "driver release_mass", reason: "must be > 0" });
         }
-        Ok(Self { particle: d.particle, keys: d.keys.clone(), release: d.release, release_mass: d.release_mass, done: false })
+        Ok(Self {
+            particle: d.particle,
+            keys: d.keys.clone(),
+            release: d.release,
+            release_mass: d.release_mass,
+            done: false,
+        })
     }
 
     /// The driven particle.

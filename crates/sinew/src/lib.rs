@@ -37,12 +37,12 @@ pub mod stepper;
 pub mod world;
 
 pub use collider::{
-    Aabb, Ball, Capsule, Collider, ColliderDef, ColliderHandle, ConvexError, ConvexHull, ConvexPolygon, Cuboid,
-    HalfSpace, Shape,
+    Aabb, Ball, Capsule, Collider, ColliderDef, ColliderHandle, ConvexError, ConvexHull, ConvexPolygon, ConvexShape,
+    Cuboid, HalfSpace, Shape,
 };
 pub use constraint::{
-    AngleLimit, AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, DistanceDef,
-    DistanceHandle, JointLimit, JointLimitHandle, SwingTwistLimit, SwingTwistLimitDef, TetherDef, TetherHandle,
+    AngleLimit, AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, DistanceDef, DistanceHandle,
+    JointLimit, JointLimitHandle, SwingTwistLimit, SwingTwistLimitDef, TetherDef, TetherHandle,
 };
 pub use driver::{DriverDef, DriverHandle};
 pub use error::SinewError;
@@ -74,7 +74,7 @@ pub mod prelude {
     pub use crate::{
         AngleLimitDef, AttachmentDef, BendingDef, ColliderDef, DVec2, DVec3, DistanceDef, DriverDef, FixedStepper,
         InteractionGroups, ParticleDef, Quat, Real, Rot2, Rotation, Shape, SinewError, Space, Space2, Space3,
-        SwingTwistLimitDef, TetherDef, Vec2, Vec3, Vector, Vector2, Vector3, World, World2, World2d, World3,
-        World3d, WorldDef,
+        SwingTwistLimitDef, TetherDef, Vec2, Vec3, Vector, Vector2, Vector3, World, World2, World2d, World3, World3d,
+        WorldDef,
     };
 }

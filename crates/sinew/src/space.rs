@@ -60,4 +60,3 @@ pub type RealOf<S> = <S as Space>::Real;
 pub type VecOf<S> = <S as Space>::Vector;
 /// Shorthand for the rotation of a space.
 pub type RotOf<S> = <S as Space>::Rotation;
-

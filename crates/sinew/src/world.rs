@@ -268,7 +268,11 @@ impl<S: Space> World<S> {
             Some(l) => l,
             None => self.particles.pos[def.a.index()].distance(self.particles.pos[def.b.index()]),
         };
-        check_params(&[(rest, "distance length"), (def.compliance, "distance compliance"), (def.damping, "distance damping")])?;
+        check_params(&[
+            (rest, "distance length"),
+            (def.compliance, "distance compliance"),
+            (def.damping, "distance damping"),
+        ])?;
         let c = Distance::new(def.a.index(), def.b.index(), rest, def.compliance, def.damping, def.unilateral);
         Ok(DistanceHandle(self.distances.insert(c)))
     }
@@ -369,7 +373,7 @@ impl<S: Space> World<S> {
         if self.last_h == RealOf::<S>::ZERO {
             return Some(VecOf::<S>::ZERO);
         }
-        Some(a.force(&self.particles, &SubstepContext::new(self.last_h)))
+        Some(a.force(&SubstepContext::new(self.last_h)))
     }
 
     /// Removes an attachment.
@@ -557,11 +561,15 @@ impl<S: Space> World<S> {
 
     fn update_drivers(&mut self, t_end: RealOf<S>) {
         let now = self.time;
+        // Release in the step that would spend more than half its length past the last
+        // key, so accumulated rounding in the clock (30 × 1/60 ≠ 0.5 exactly) cannot make
+        // the throw a whole step late.
+        let half_step = (t_end - now) * RealOf::<S>::HALF;
         for d in self.drivers.values_mut() {
             if d.done || !self.particles.contains(d.particle) {
                 continue;
             }
-            if d.release && now >= d.end_time() {
+            if d.release && now + half_step >= d.end_time() {
                 // Ignore errors: the handle was checked just above and release_mass > 0.
                 let _ = self.particles.release(d.particle, d.release_velocity(), d.release_mass);
                 d.done = true;
@@ -612,7 +620,7 @@ impl<S: Space> World<S> {
             c.lambda = zero;
         }
         for c in self.attachments.values_mut() {
-            c.lambda = zero;
+            c.lambda = VecOf::<S>::ZERO;
         }
         for c in self.limits.values_mut() {
             c.reset();

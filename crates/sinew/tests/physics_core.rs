@@ -204,8 +204,8 @@ fn check_xpbd_period<R: Real>(substeps: u32) {
 /// A hanging mass on a compliant link stretches α·m·g whatever the substep count.
 fn check_xpbd_stretch<R: Real>(substeps: u32) {
     let (m, alpha) = (2.0, 0.001);
-    let mut w = World::<Space2<R>>::new(WorldDef { substeps, damping: R::from_f64(4.0), ..WorldDef::default() })
-        .unwrap();
+    let mut w =
+        World::<Space2<R>>::new(WorldDef { substeps, damping: R::from_f64(4.0), ..WorldDef::default() }).unwrap();
     let pin = w.add_particle(&ParticleDef::at(v2(0.0, 0.0)).mass(R::ZERO)).unwrap();
     let bob = w.add_particle(&ParticleDef::at(v2(0.0, -1.0)).mass(R::from_f64(m))).unwrap();
     let d = w.add_distance(&DistanceDef::new(pin, bob).compliance(R::from_f64(alpha))).unwrap();
@@ -299,8 +299,12 @@ fn check_momentum<R: Real>(tolerance: f64) {
         hs.push(w.add_particle(&d).unwrap());
     }
     for i in 0..19 {
-        w.add_distance(&DistanceDef::new(hs[i], hs[i + 1]).compliance(R::from_f64(if i % 2 == 0 { 0.0 } else { 1e-3 })))
-            .unwrap();
+        w.add_distance(&DistanceDef::new(hs[i], hs[i + 1]).compliance(R::from_f64(if i % 2 == 0 {
+            0.0
+        } else {
+            1e-3
+        })))
+        .unwrap();
     }
     for i in 0..18 {
         w.add_bending(&BendingDef { a: hs[i], b: hs[i + 1], c: hs[i + 2], compliance: R::from_f64(1e-2), rest: None })
@@ -348,8 +352,12 @@ fn check_tethers<R: Real>() {
     }
     for i in 0..segments {
         w.add_distance(&DistanceDef::new(hs[i], hs[i + 1])).unwrap();
-        w.add_tether(&TetherDef { particle: hs[i + 1], anchor: hs[0], length: Some(R::from_f64((i + 1) as f64 * seg)) })
-            .unwrap();
+        w.add_tether(&TetherDef {
+            particle: hs[i + 1],
+            anchor: hs[0],
+            length: Some(R::from_f64((i + 1) as f64 * seg)),
+        })
+        .unwrap();
     }
     let pin = w.particles().position(hs[0]).unwrap();
     for _ in 0..(60 * 5) {
@@ -371,8 +379,8 @@ fn tethers_keep_a_200_segment_rope_within_rope_distance_at_one_substep() {
 #[test]
 fn one_distance_projection_lands_exactly_on_rest_length() {
     // Jakobsen's printed stick code doubles the correction; XPBD with α = 0 must land on L.
-    let mut w = World::<Space2<f64>>::new(WorldDef { gravity: Vector2::ZERO, substeps: 1, ..WorldDef::default() })
-        .unwrap();
+    let mut w =
+        World::<Space2<f64>>::new(WorldDef { gravity: Vector2::ZERO, substeps: 1, ..WorldDef::default() }).unwrap();
     let a = w.add_particle(&ParticleDef::at(v2(0.0, 0.0)).mass(1.0)).unwrap();
     let b = w.add_particle(&ParticleDef::at(v2(1.5, 0.0)).mass(3.0)).unwrap();
     w.add_distance(&DistanceDef::new(a, b).length(1.0)).unwrap();

@@ -1,7 +1,10 @@
 //! Attachment: a particle held at a world-space target point, rigidly or softly.
 //!
-//! `C = |x − t| − L` with `L ≥ 0` (usually 0), and compliance `α` for a soft pin (a hand
-//! that gives a little, a rope end tied with some slack). The target `t` is kinematic
+//! With `L = 0` (a pin) it is the vector constraint `C = x − t`, one scalar constraint per
+//! axis with gradient the unit axis, so its force `λ/h²` has a direction even when the
+//! particle sits exactly on the target. With `L > 0` (a leash) it is the one-sided
+//! distance `C = |x − t| − L ≤ 0`. Compliance `α` gives a soft pin (a hand that gives a
+//! little). The target `t` is kinematic
 //! (infinite mass) and may be moved every step with [`crate::World::set_attachment_target`];
 //! the force the attachment applies, `λ/h²`, is what the holder feels.
 
@@ -35,13 +38,7 @@ impl<S: Space> AttachmentDef<S> {
     /// A rigid attachment of `particle` to `target`.
     #[must_use]
     pub fn new(particle: ParticleHandle, target: VecOf<S>) -> Self {
-        Self {
-            particle,
-            target,
-            length: RealOf::<S>::ZERO,
-            compliance: RealOf::<S>::ZERO,
-            damping: RealOf::<S>::ZERO,
-        }
+        Self { particle, target, length: RealOf::<S>::ZERO, compliance: RealOf::<S>::ZERO, damping: RealOf::<S>::ZERO }
     }
 }
 
@@ -57,7 +54,8 @@ pub struct Attachment<S: Space> {
     pub compliance: RealOf<S>,
     /// Damping (s).
     pub damping: RealOf<S>,
-    pub(crate) lambda: RealOf<S>,
+    /// Per-axis multipliers (pin) or `λ·n` (leash) of the last substep.
+    pub(crate) lambda: VecOf<S>,
 }
 
 impl<S: Space> Attachment<S> {
@@ -68,7 +66,7 @@ impl<S: Space> Attachment<S> {
             length: d.length,
             compliance: d.compliance,
             damping: d.damping,
-            lambda: RealOf::<S>::ZERO,
+            lambda: VecOf::<S>::ZERO,
         }
     }
 
@@ -78,35 +76,42 @@ impl<S: Space> Attachment<S> {
         self.particle as usize
     }
 
-    /// Force (N) on the particle from the last substep, pointing toward the target.
+    /// Force (N) the attachment applied to the particle in the last substep.
     #[must_use]
-    pub fn force(&self, particles: &ParticleSet<S>, ctx: &SubstepContext<RealOf<S>>) -> VecOf<S> {
-        let n = (particles.pos[self.particle as usize] - self.target).normalize_or_zero();
-        n * (self.lambda * ctx.inv_h2)
+    pub fn force(&self, ctx: &SubstepContext<RealOf<S>>) -> VecOf<S> {
+        self.lambda * ctx.inv_h2
     }
 
     /// One XPBD projection.
     #[inline]
     pub fn solve(&mut self, p: &mut ParticleSet<S>, ctx: &SubstepContext<RealOf<S>>) {
+        let zero = RealOf::<S>::ZERO;
         let i = self.particle as usize;
         let w = p.inv_mass[i];
-        if w == RealOf::<S>::ZERO {
+        if w == zero {
             return;
-        }
-        let d = p.pos[i] - self.target;
-        let (n, len) = d.normalize_and_length();
-        if len == RealOf::<S>::ZERO {
-            return;
-        }
-        let c = len - self.length;
-        if c <= RealOf::<S>::ZERO && self.length > RealOf::<S>::ZERO {
-            return; // within the allowed slack
         }
         let alpha_t = self.compliance * ctx.inv_h2;
         let gamma = self.compliance * self.damping * ctx.inv_h;
-        let c_dot_h = if gamma == RealOf::<S>::ZERO { RealOf::<S>::ZERO } else { n.dot(p.pos[i] - p.prev[i]) };
-        let dl = xpbd_delta_lambda(c, w, self.lambda, alpha_t, gamma, c_dot_h);
-        self.lambda += dl;
+        if self.length == zero {
+            // Vector pin: every axis has |∇C| = 1, so one formula serves all of them.
+            let c = p.pos[i] - self.target;
+            let vel_h = p.pos[i] - p.prev[i];
+            let denom = (RealOf::<S>::ONE + gamma) * w + alpha_t;
+            let dl = (-c - self.lambda * alpha_t - vel_h * gamma) / denom;
+            self.lambda += dl;
+            p.pos[i] += dl * w;
+            return;
+        }
+        let (n, len) = (p.pos[i] - self.target).normalize_and_length();
+        let c = len - self.length;
+        if c <= zero {
+            return; // within the leash
+        }
+        let lambda = self.lambda.dot(n);
+        let c_dot_h = if gamma == zero { zero } else { n.dot(p.pos[i] - p.prev[i]) };
+        let dl = xpbd_delta_lambda(c, w, lambda, alpha_t, gamma, c_dot_h);
+        self.lambda += n * dl;
         p.pos[i] += n * (w * dl);
     }
 }

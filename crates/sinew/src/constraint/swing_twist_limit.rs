@@ -186,7 +186,10 @@ impl<R: Real> JointLimit<Space3<R>> for SwingTwistLimit<R> {
             p.check(h)?;
         }
         if d.a == d.b || d.b == d.c || d.a == d.c {
-            return Err(crate::SinewError::InvalidParameter { what: "swing-twist limit", reason: "particles must differ" });
+            return Err(crate::SinewError::InvalidParameter {
+                what: "swing-twist limit",
+                reason: "particles must differ",
+            });
         }
         let finite = [d.swing_max, d.twist_min, d.twist_max, d.compliance].iter().all(|v| v.is_finite());
         if !finite {

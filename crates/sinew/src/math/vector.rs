@@ -226,11 +226,7 @@ impl<R: Real> Vector3<R> {
     #[inline]
     #[must_use]
     pub fn cross(self, o: Self) -> Self {
-        Self {
-            x: self.y * o.z - self.z * o.y,
-            y: self.z * o.x - self.x * o.z,
-            z: self.x * o.y - self.y * o.x,
-        }
+        Self { x: self.y * o.z - self.z * o.y, y: self.z * o.x - self.x * o.z, z: self.x * o.y - self.y * o.x }
     }
 }
 

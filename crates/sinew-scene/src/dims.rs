@@ -1,0 +1,299 @@
+//! What differs between 2D and 3D scenes: rotations, boxes, convex shapes, joint limits
+//! and how colliders are drawn.
+
+use crate::build::{common_shape, err, finite, index, non_negative, positive, required, vector};
+use crate::spec::{SceneSpec, ShapeSpec};
+use crate::{DrawList, Outline, SceneError, SceneReal};
+use sinew::{
+    AngleLimitDef, Collider, ColliderDef, ConvexShape, ParticleHandle, Quat, Real, Rot2, Rotation, Shape, Space,
+    Space2, Space3, SwingTwistLimitDef, Vector, Vector2, Vector3, World,
+};
+
+/// A space a scene can be built in.
+pub trait SceneSpace: Space<Real: SceneReal> {
+    /// Builds the collider for a shape key.
+    fn collider_def(path: &str, kind: &str, s: &ShapeSpec) -> Result<ColliderDef<Self>, SceneError>;
+    /// Adds the joint limits of this dimension (and rejects those of the other).
+    fn add_joint_limits(
+        spec: &SceneSpec,
+        world: &mut World<Self>,
+        handles: &[ParticleHandle],
+    ) -> Result<(), SceneError>;
+    /// Appends the collider's outline (2D) or wireframe (3D).
+    fn outline(c: &Collider<Self>, out: &mut DrawList);
+}
+
+fn wrong_dim(path: &str, kind: &str, dim: usize) -> SceneError {
+    err(path, format!("`{kind}` is not available in {dim}D scenes"))
+}
+
+fn deg<R: Real>(path: &str, v: f64) -> Result<R, SceneError> {
+    Ok(R::from_f64(finite(path, v)?.to_radians()))
+}
+
+fn arr<R: Real, V: Vector<R>>(v: V) -> [f64; 3] {
+    v.to_f64_array()
+}
+
+impl<R: SceneReal> SceneSpace for Space2<R> {
+    fn collider_def(path: &str, kind: &str, s: &ShapeSpec) -> Result<ColliderDef<Self>, SceneError> {
+        if let Some(d) = common_shape::<Self>(path, kind, s)? {
+            if kind == "sphere" {
+                return Err(wrong_dim(path, "sphere", 2));
+            }
+            return Ok(d);
+        }
+        let angle = R::from_f64(finite(&format!("{path}.angle"), s.angle.unwrap_or(0.0))?);
+        let rot = Rot2::from_angle(angle);
+        let shape_err = |e: sinew::SinewError| err(path, e.to_string());
+        match kind {
+            "box" => {
+                if s.rotation.is_some() {
+                    return Err(err(format!("{path}.rotation"), "2D boxes take `angle` (radians)"));
+                }
+                let c = vector::<Self>(&format!("{path}.center"), required(path, "center", &s.center)?)?;
+                let h =
+                    vector::<Self>(&format!("{path}.half_extents"), required(path, "half_extents", &s.half_extents)?)?;
+                for i in 0..2 {
+                    positive(&format!("{path}.half_extents[{i}]"), h.get(i).to_f64())?;
+                }
+                Ok(ColliderDef::new(Shape::cuboid(h).map_err(shape_err)?).position(c).rotation(rot))
+            }
+            "polygon" => {
+                let pts = required(path, "points", &s.points)?;
+                let mut v = Vec::with_capacity(pts.len());
+                for (i, p) in pts.iter().enumerate() {
+                    v.push(vector::<Self>(&format!("{path}.points[{i}]"), p)?);
+                }
+                let pos = match &s.position {
+                    Some(p) => vector::<Self>(&format!("{path}.position"), p)?,
+                    None => Vector2::ZERO,
+                };
+                let shape = Shape::Convex(
+                    sinew::ConvexPolygon::from_points(&v).map_err(|e| err(format!("{path}.points"), e.to_string()))?,
+                );
+                Ok(ColliderDef::new(shape).position(pos).rotation(rot))
+            }
+            "hull" => Err(wrong_dim(path, "hull", 2)),
+            _ => Err(err(path, format!("unknown shape `{kind}`"))),
+        }
+    }
+
+    fn add_joint_limits(
+        spec: &SceneSpec,
+        world: &mut World<Self>,
+        handles: &[ParticleHandle],
+    ) -> Result<(), SceneError> {
+        if !spec.swing_twist_limits.is_empty() {
+            return Err(err("swing_twist_limits", "swing-twist limits are for 3D scenes; use angle_limits in 2D"));
+        }
+        for (i, l) in spec.angle_limits.iter().enumerate() {
+            let path = format!("angle_limits[{i}]");
+            let d = AngleLimitDef {
+                a: index(&format!("{path}.a"), l.a, handles)?,
+                b: index(&format!("{path}.b"), l.b, handles)?,
+                c: index(&format!("{path}.c"), l.c, handles)?,
+                min: deg(&format!("{path}.min_deg"), l.min_deg)?,
+                max: deg(&format!("{path}.max_deg"), l.max_deg)?,
+                compliance: R::from_f64(non_negative(&format!("{path}.compliance"), l.compliance.unwrap_or(0.0))?),
+            };
+            world.add_joint_limit(&d).map_err(|e| err(&path, e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn outline(c: &Collider<Self>, out: &mut DrawList) {
+        let (pos, rot) = (c.position(), c.rotation());
+        let world = |p: Vector2<R>| arr(pos + rot.rotate(p));
+        let mut poly = Vec::new();
+        match &c.shape {
+            Shape::HalfSpace(h) => {
+                let n = rot.rotate(h.normal);
+                let off = h.offset + n.dot(pos);
+                out.planes.push((arr(n), off.to_f64()));
+                return;
+            }
+            Shape::Ball(b) => {
+                for k in 0..48 {
+                    let a = k as f64 / 48.0 * std::f64::consts::TAU;
+                    poly.push(world(Vector2::from_f64(a.cos(), a.sin()) * b.radius));
+                }
+            }
+            Shape::Cuboid(b) => {
+                let h = b.half_extents;
+                for (sx, sy) in [(-1, -1), (1, -1), (1, 1), (-1, 1)] {
+                    poly.push(world(Vector2::new(h.x * R::from_i32(sx), h.y * R::from_i32(sy))));
+                }
+            }
+            Shape::Capsule(cap) => {
+                let axis = cap.b - cap.a;
+                let base = axis.y.to_f64().atan2(axis.x.to_f64());
+                for (end, start) in
+                    [(cap.b, base - std::f64::consts::FRAC_PI_2), (cap.a, base + std::f64::consts::FRAC_PI_2)]
+                {
+                    for k in 0..=24 {
+                        let a = start + k as f64 / 24.0 * std::f64::consts::PI;
+                        poly.push(world(end + Vector2::from_f64(a.cos(), a.sin()) * cap.radius));
+                    }
+                }
+            }
+            Shape::Convex(p) => {
+                for &v in p.vertices() {
+                    poly.push(world(v));
+                }
+            }
+        }
+        out.outlines.push(Outline { points: poly, closed: true });
+    }
+}
+
+impl<R: SceneReal> SceneSpace for Space3<R> {
+    fn collider_def(path: &str, kind: &str, s: &ShapeSpec) -> Result<ColliderDef<Self>, SceneError> {
+        if let Some(d) = common_shape::<Self>(path, kind, s)? {
+            if kind == "circle" {
+                return Err(wrong_dim(path, "circle", 3));
+            }
+            return Ok(d);
+        }
+        if s.angle.is_some() {
+            return Err(err(format!("{path}.angle"), "3D shapes take `rotation` as a quaternion [x, y, z, w]"));
+        }
+        let rot = match &s.rotation {
+            Some(q) => {
+                let rp = format!("{path}.rotation");
+                if q.len() != 4 {
+                    return Err(err(&rp, format!("must be a quaternion [x, y, z, w], found {} numbers", q.len())));
+                }
+                for (i, c) in q.iter().enumerate() {
+                    finite(&format!("{rp}[{i}]"), *c)?;
+                }
+                if q.iter().map(|c| c * c).sum::<f64>() < 1e-12 {
+                    return Err(err(&rp, "must not be a zero quaternion"));
+                }
+                Quat::from_xyzw(R::from_f64(q[0]), R::from_f64(q[1]), R::from_f64(q[2]), R::from_f64(q[3]))
+            }
+            None => Quat::IDENTITY,
+        };
+        let shape_err = |e: sinew::SinewError| err(path, e.to_string());
+        match kind {
+            "box" => {
+                let c = vector::<Self>(&format!("{path}.center"), required(path, "center", &s.center)?)?;
+                let h =
+                    vector::<Self>(&format!("{path}.half_extents"), required(path, "half_extents", &s.half_extents)?)?;
+                for i in 0..3 {
+                    positive(&format!("{path}.half_extents[{i}]"), h.get(i).to_f64())?;
+                }
+                Ok(ColliderDef::new(Shape::cuboid(h).map_err(shape_err)?).position(c).rotation(rot))
+            }
+            "hull" => {
+                let pts = required(path, "points", &s.points)?;
+                let mut v = Vec::with_capacity(pts.len());
+                for (i, p) in pts.iter().enumerate() {
+                    v.push(vector::<Self>(&format!("{path}.points[{i}]"), p)?);
+                }
+                let pos = match &s.position {
+                    Some(p) => vector::<Self>(&format!("{path}.position"), p)?,
+                    None => Vector3::ZERO,
+                };
+                let shape = Shape::Convex(
+                    sinew::ConvexHull::from_points(&v).map_err(|e| err(format!("{path}.points"), e.to_string()))?,
+                );
+                Ok(ColliderDef::new(shape).position(pos).rotation(rot))
+            }
+            "polygon" => Err(wrong_dim(path, "polygon", 3)),
+            _ => Err(err(path, format!("unknown shape `{kind}`"))),
+        }
+    }
+
+    fn add_joint_limits(
+        spec: &SceneSpec,
+        world: &mut World<Self>,
+        handles: &[ParticleHandle],
+    ) -> Result<(), SceneError> {
+        if !spec.angle_limits.is_empty() {
+            return Err(err("angle_limits", "angle limits are for 2D scenes; use swing_twist_limits in 3D"));
+        }
+        for (i, l) in spec.swing_twist_limits.iter().enumerate() {
+            let path = format!("swing_twist_limits[{i}]");
+            let opt = |key: &str, v: Option<i64>| -> Result<Option<ParticleHandle>, SceneError> {
+                v.map(|i| index(&format!("{path}.{key}"), i, handles)).transpose()
+            };
+            let d = SwingTwistLimitDef {
+                a: index(&format!("{path}.a"), l.a, handles)?,
+                b: index(&format!("{path}.b"), l.b, handles)?,
+                c: index(&format!("{path}.c"), l.c, handles)?,
+                swing_max: deg(&format!("{path}.swing_deg"), l.swing_deg)?,
+                parent_ref: opt("parent_ref", l.parent_ref)?,
+                child_ref: opt("child_ref", l.child_ref)?,
+                twist_min: deg(&format!("{path}.twist_min_deg"), l.twist_min_deg.unwrap_or(-180.0))?,
+                twist_max: deg(&format!("{path}.twist_max_deg"), l.twist_max_deg.unwrap_or(180.0))?,
+                compliance: R::from_f64(non_negative(&format!("{path}.compliance"), l.compliance.unwrap_or(0.0))?),
+            };
+            world.add_joint_limit(&d).map_err(|e| err(&path, e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn outline(c: &Collider<Self>, out: &mut DrawList) {
+        let (pos, rot) = (c.position(), c.rotation());
+        let world = |p: Vector3<R>| arr(pos + rot.rotate(p));
+        let circle = |center: Vector3<R>, u: Vector3<R>, v: Vector3<R>, r: R| -> Outline {
+            let pts = (0..40)
+                .map(|k| {
+                    let a = k as f64 / 40.0 * std::f64::consts::TAU;
+                    world(center + (u * R::from_f64(a.cos()) + v * R::from_f64(a.sin())) * r)
+                })
+                .collect();
+            Outline { points: pts, closed: true }
+        };
+        let (ex, ey, ez) =
+            (Vector3::from_f64(1.0, 0.0, 0.0), Vector3::from_f64(0.0, 1.0, 0.0), Vector3::from_f64(0.0, 0.0, 1.0));
+        match &c.shape {
+            Shape::HalfSpace(h) => {
+                let n = rot.rotate(h.normal);
+                let off = h.offset + n.dot(pos);
+                out.planes.push((arr(n), off.to_f64()));
+            }
+            Shape::Ball(b) => {
+                out.outlines.push(circle(Vector3::ZERO, ex, ey, b.radius));
+                out.outlines.push(circle(Vector3::ZERO, ey, ez, b.radius));
+                out.outlines.push(circle(Vector3::ZERO, ez, ex, b.radius));
+            }
+            Shape::Cuboid(b) => {
+                let h = b.half_extents;
+                let corner = |i: u32| {
+                    let s = |bit: u32| if i & bit != 0 { R::ONE } else { -R::ONE };
+                    Vector3::new(h.x * s(1), h.y * s(2), h.z * s(4))
+                };
+                for i in 0..8u32 {
+                    for bit in [1u32, 2, 4] {
+                        if i & bit == 0 {
+                            out.outlines.push(Outline {
+                                points: vec![world(corner(i)), world(corner(i | bit))],
+                                closed: false,
+                            });
+                        }
+                    }
+                }
+            }
+            Shape::Capsule(cap) => {
+                let axis = (cap.b - cap.a).normalize_or_zero();
+                let axis = if axis == Vector3::ZERO { ey } else { axis };
+                let u = axis.any_orthogonal();
+                let v = axis.cross(u);
+                out.outlines.push(circle(cap.a, u, v, cap.radius));
+                out.outlines.push(circle(cap.b, u, v, cap.radius));
+                for d in [u, -u, v, -v] {
+                    let off = d * cap.radius;
+                    out.outlines.push(Outline { points: vec![world(cap.a + off), world(cap.b + off)], closed: false });
+                }
+            }
+            Shape::Convex(hull) => {
+                let vs = hull.vertices();
+                for (i, j) in hull.edges() {
+                    out.outlines.push(Outline { points: vec![world(vs[i]), world(vs[j])], closed: false });
+                }
+            }
+        }
+    }
+}

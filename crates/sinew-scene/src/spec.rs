@@ -1,0 +1,340 @@
+//! The JSON scene format as serde structures (see `docs/SCENE_FORMAT.md`).
+//!
+//! Every struct denies unknown keys, so a typo is an error naming its path, not a
+//! silently ignored setting. Vectors are plain arrays whose length is checked against
+//! `dim` when the scene is built.
+
+use serde::Deserialize;
+
+/// A whole scene file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneSpec {
+    /// 2 or 3.
+    pub dim: u32,
+    /// Free text.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// `"float"` (= `"f32"`, default), `"f32"`, `"f64"` or `"fixed"`.
+    #[serde(default)]
+    pub numeric: Option<String>,
+    /// Gravity (m/s²); default `[0, -9.81(, 0)]`.
+    #[serde(default)]
+    pub gravity: Option<Vec<f64>>,
+    /// Fixed time step (s); default 1/60.
+    #[serde(default)]
+    pub dt: Option<f64>,
+    /// Substeps per step; default 8.
+    #[serde(default)]
+    pub substeps: Option<i64>,
+    /// Iterations per substep; default 1.
+    #[serde(default)]
+    pub iterations: Option<i64>,
+    /// Linear damping rate (1/s); default 0.
+    #[serde(default)]
+    pub damping: Option<f64>,
+    /// Default friction; default 0.
+    #[serde(default)]
+    pub friction: Option<f64>,
+    /// Default static friction; default = friction.
+    #[serde(default)]
+    pub static_friction: Option<f64>,
+    /// Default restitution; default 0.
+    #[serde(default)]
+    pub restitution: Option<f64>,
+    /// Particles.
+    #[serde(default)]
+    pub particles: Vec<ParticleSpec>,
+    /// Distance constraints.
+    #[serde(default)]
+    pub distances: Vec<DistanceSpec>,
+    /// Tethers.
+    #[serde(default)]
+    pub tethers: Vec<TetherSpec>,
+    /// Bending constraints.
+    #[serde(default)]
+    pub bendings: Vec<BendingSpec>,
+    /// Attachments to fixed points.
+    #[serde(default)]
+    pub attachments: Vec<AttachmentSpec>,
+    /// 2D angle limits.
+    #[serde(default)]
+    pub angle_limits: Vec<AngleLimitSpec>,
+    /// 3D swing/twist limits.
+    #[serde(default)]
+    pub swing_twist_limits: Vec<SwingTwistSpec>,
+    /// Colliders.
+    #[serde(default)]
+    pub colliders: Vec<ColliderSpec>,
+    /// Keyframe drivers.
+    #[serde(default)]
+    pub drivers: Vec<DriverSpec>,
+    /// Rendering hints.
+    #[serde(default)]
+    pub view: Option<ViewSpec>,
+}
+
+/// A particle.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParticleSpec {
+    /// Position (m).
+    pub pos: Vec<f64>,
+    /// Velocity (m/s).
+    #[serde(default)]
+    pub vel: Option<Vec<f64>>,
+    /// Mass (kg); 0 pins. Default 1.
+    #[serde(default)]
+    pub mass: Option<f64>,
+    /// Radius (m); default 0.
+    #[serde(default)]
+    pub radius: Option<f64>,
+    /// Pinned while keeping its mass for a later release.
+    #[serde(default)]
+    pub pinned: Option<bool>,
+    /// Gravity multiplier; default 1.
+    #[serde(default)]
+    pub gravity_scale: Option<f64>,
+    /// Friction against colliders.
+    #[serde(default)]
+    pub friction: Option<f64>,
+    /// Collides with colliders; default true.
+    #[serde(default)]
+    pub collides: Option<bool>,
+}
+
+/// A distance constraint.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DistanceSpec {
+    /// First particle index.
+    pub a: i64,
+    /// Second particle index.
+    pub b: i64,
+    /// Rest length (m); default the initial distance.
+    #[serde(default)]
+    pub length: Option<f64>,
+    /// Compliance (m/N); default 0.
+    #[serde(default)]
+    pub compliance: Option<f64>,
+    /// Damping (s); default 0.
+    #[serde(default)]
+    pub damping: Option<f64>,
+    /// Pull-only.
+    #[serde(default)]
+    pub unilateral: Option<bool>,
+}
+
+/// A tether.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TetherSpec {
+    /// Constrained particle.
+    pub particle: i64,
+    /// Anchor particle.
+    pub anchor: i64,
+    /// Maximum distance; default the initial distance.
+    #[serde(default)]
+    pub length: Option<f64>,
+}
+
+/// A bending constraint.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BendingSpec {
+    /// First particle.
+    pub a: i64,
+    /// Middle particle.
+    pub b: i64,
+    /// Last particle.
+    pub c: i64,
+    /// Compliance; default 0.
+    #[serde(default)]
+    pub compliance: Option<f64>,
+}
+
+/// An attachment.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttachmentSpec {
+    /// Particle.
+    pub particle: i64,
+    /// Target point.
+    pub target: Vec<f64>,
+    /// Allowed distance; default 0.
+    #[serde(default)]
+    pub length: Option<f64>,
+    /// Compliance; default 0.
+    #[serde(default)]
+    pub compliance: Option<f64>,
+    /// Damping; default 0.
+    #[serde(default)]
+    pub damping: Option<f64>,
+}
+
+/// A 2D angle limit (degrees in the file).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AngleLimitSpec {
+    /// Parent bone start.
+    pub a: i64,
+    /// Joint.
+    pub b: i64,
+    /// Child bone end.
+    pub c: i64,
+    /// Minimum angle (degrees).
+    pub min_deg: f64,
+    /// Maximum angle (degrees).
+    pub max_deg: f64,
+    /// Compliance; default 0.
+    #[serde(default)]
+    pub compliance: Option<f64>,
+}
+
+/// A 3D swing-cone + twist limit (degrees in the file).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwingTwistSpec {
+    /// Parent bone start.
+    pub a: i64,
+    /// Joint.
+    pub b: i64,
+    /// Child bone end.
+    pub c: i64,
+    /// Cone half-angle (degrees).
+    pub swing_deg: f64,
+    /// Parent reference particle.
+    #[serde(default)]
+    pub parent_ref: Option<i64>,
+    /// Child reference particle.
+    #[serde(default)]
+    pub child_ref: Option<i64>,
+    /// Twist range start (degrees).
+    #[serde(default)]
+    pub twist_min_deg: Option<f64>,
+    /// Twist range end (degrees).
+    #[serde(default)]
+    pub twist_max_deg: Option<f64>,
+    /// Compliance; default 0.
+    #[serde(default)]
+    pub compliance: Option<f64>,
+}
+
+/// A collider: exactly one shape key.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "lowercase")]
+pub enum ColliderSpec {
+    /// 2D circle.
+    Circle(ShapeSpec),
+    /// 3D sphere.
+    Sphere(ShapeSpec),
+    /// Half-plane / half-space.
+    Plane(ShapeSpec),
+    /// Oriented box.
+    Box(ShapeSpec),
+    /// Capsule.
+    Capsule(ShapeSpec),
+    /// 2D convex polygon.
+    Polygon(ShapeSpec),
+    /// 3D convex hull.
+    Hull(ShapeSpec),
+}
+
+impl ColliderSpec {
+    /// The shape key and its body.
+    #[must_use]
+    pub fn parts(&self) -> (&'static str, &ShapeSpec) {
+        match self {
+            Self::Circle(s) => ("circle", s),
+            Self::Sphere(s) => ("sphere", s),
+            Self::Plane(s) => ("plane", s),
+            Self::Box(s) => ("box", s),
+            Self::Capsule(s) => ("capsule", s),
+            Self::Polygon(s) => ("polygon", s),
+            Self::Hull(s) => ("hull", s),
+        }
+    }
+}
+
+/// The body of a collider. Which keys are required or allowed depends on the shape; the
+/// builder checks that and names the offending key.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShapeSpec {
+    /// Circle, sphere, box: centre.
+    #[serde(default)]
+    pub center: Option<Vec<f64>>,
+    /// Circle, sphere, capsule: radius.
+    #[serde(default)]
+    pub radius: Option<f64>,
+    /// Plane: normal.
+    #[serde(default)]
+    pub normal: Option<Vec<f64>>,
+    /// Plane: offset.
+    #[serde(default)]
+    pub offset: Option<f64>,
+    /// Box: half extents.
+    #[serde(default)]
+    pub half_extents: Option<Vec<f64>>,
+    /// 2D box, polygon: rotation (radians).
+    #[serde(default)]
+    pub angle: Option<f64>,
+    /// 3D box, hull: quaternion `[x, y, z, w]`.
+    #[serde(default)]
+    pub rotation: Option<Vec<f64>>,
+    /// Capsule: first end.
+    #[serde(default)]
+    pub a: Option<Vec<f64>>,
+    /// Capsule: second end.
+    #[serde(default)]
+    pub b: Option<Vec<f64>>,
+    /// Polygon, hull: points.
+    #[serde(default)]
+    pub points: Option<Vec<Vec<f64>>>,
+    /// Polygon, hull: translation applied to the points; default 0.
+    #[serde(default)]
+    pub position: Option<Vec<f64>>,
+    /// Friction coefficient override.
+    #[serde(default)]
+    pub friction: Option<f64>,
+    /// Static friction override.
+    #[serde(default)]
+    pub static_friction: Option<f64>,
+    /// Restitution override.
+    #[serde(default)]
+    pub restitution: Option<f64>,
+}
+
+/// A keyframe driver.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DriverSpec {
+    /// Driven particle index.
+    pub particle: i64,
+    /// `[time, position]` keys.
+    pub keys: Vec<(f64, Vec<f64>)>,
+    /// Release after the last key.
+    #[serde(default)]
+    pub release: Option<bool>,
+    /// Mass given on release to a mass-0 particle (kg); default 1.
+    #[serde(default)]
+    pub release_mass: Option<f64>,
+}
+
+/// Rendering hints.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ViewSpec {
+    /// Lower-left corner of the 2D view (m), or the 3D bounding region's minimum.
+    #[serde(default)]
+    pub min: Option<Vec<f64>>,
+    /// Upper-right corner.
+    #[serde(default)]
+    pub max: Option<Vec<f64>>,
+    /// 3D camera yaw (degrees about y); default 30.
+    #[serde(default)]
+    pub yaw_deg: Option<f64>,
+    /// 3D camera pitch (degrees); default 20.
+    #[serde(default)]
+    pub pitch_deg: Option<f64>,
+}

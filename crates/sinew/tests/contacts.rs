@@ -1,0 +1,136 @@
+//! Contact behaviour: friction on slopes, restitution, moving colliders, every shape.
+
+use sinew::prelude::*;
+
+const G: f64 = 9.81;
+
+fn slope_world(angle_deg: f64, mu: f64) -> (World2d, sinew::ParticleHandle) {
+    let a = angle_deg.to_radians();
+    let mut w = World2d::new(WorldDef { friction: mu, ..WorldDef::default() }).unwrap();
+    // Free side n·x ≥ 0 with n perpendicular to the slope.
+    w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(-a.sin(), a.cos()), 0.0).unwrap())).unwrap();
+    let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.0)).radius(0.05)).unwrap();
+    // Start resting on the surface.
+    w.particles_mut().set_position(p, DVec2::new(-a.sin(), a.cos()) * 0.05).unwrap();
+    (w, p)
+}
+
+#[test]
+fn friction_holds_a_particle_on_a_gentle_slope() {
+    // tan 20° = 0.36 < μ = 0.5: static friction holds it.
+    let (mut w, p) = slope_world(20.0, 0.5);
+    let start = w.particles().position(p).unwrap();
+    for _ in 0..120 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    let moved = (w.particles().position(p).unwrap() - start).length();
+    assert!(moved < 1e-3, "slid {moved} m on a slope it should rest on");
+}
+
+#[test]
+fn particle_slides_off_a_steep_slope_at_coulomb_acceleration() {
+    // tan 40° = 0.84 > μ = 0.3: slides with a = g(sin θ − μ cos θ).
+    let (angle, mu) = (40.0f64, 0.3);
+    let (mut w, p) = slope_world(angle, mu);
+    let start = w.particles().position(p).unwrap();
+    let t = 1.0;
+    for _ in 0..60 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    let d = (w.particles().position(p).unwrap() - start).length();
+    let a = angle.to_radians();
+    let expected = 0.5 * G * (a.sin() - mu * a.cos()) * t * t;
+    let err = (d - expected).abs() / expected;
+    assert!(err < 0.03, "slid {d} m, Coulomb predicts {expected} m (err {err})");
+}
+
+fn rebound_height(e: f64) -> f64 {
+    let mut w = World2d::new(WorldDef { restitution: e, ..WorldDef::default() }).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
+    let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 1.0))).unwrap();
+    let mut bounced = false;
+    let mut top: f64 = 0.0;
+    for _ in 0..120 {
+        w.step(1.0 / 60.0).unwrap();
+        let (y, vy) = (w.particles().position(p).unwrap().y, w.particles().velocity(p).unwrap().y);
+        if vy > 0.0 {
+            bounced = true;
+        }
+        if bounced {
+            top = top.max(y);
+        }
+    }
+    top
+}
+
+#[test]
+fn rebound_height_scales_with_restitution_squared() {
+    assert!(rebound_height(0.0) < 1e-3, "e = 0 must not bounce");
+    for e in [0.3, 0.6, 0.9] {
+        let h = rebound_height(e);
+        let expected = e * e;
+        assert!((h - expected).abs() / expected < 0.05, "e = {e}: rebound {h}, expected e²·h₀ = {expected}");
+    }
+}
+
+#[test]
+fn moving_box_pushes_a_particle_without_tunnelling() {
+    let mut w = World2d::new(WorldDef { gravity: DVec2::new(0.0, 0.0), ..WorldDef::default() }).unwrap();
+    let c = w.add_collider(&ColliderDef::new(Shape::cuboid(DVec2::new(0.01, 1.0)).unwrap())).unwrap();
+    let p = w.add_particle(&ParticleDef::at(DVec2::new(0.5, 0.0))).unwrap();
+    // The 2 cm wall moves 10 cm per frame (6 m/s) toward the particle.
+    for f in 1..=30 {
+        w.set_collider_pose(c, DVec2::new(0.1 * f as f64, 0.0), Rot2::from_angle(0.0)).unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        let x = w.particles().position(p).unwrap().x;
+        assert!(x >= 0.1 * f as f64 + 0.01 - 1e-9, "frame {f}: particle at {x} is behind the wall");
+    }
+    // It is carried along at the wall's speed.
+    let vx = w.particles().velocity(p).unwrap().x;
+    assert!((vx - 6.0).abs() < 0.5, "vx {vx}");
+}
+
+#[test]
+fn particles_rest_on_every_2d_and_3d_shape() {
+    fn settle<S: Space>(shape: Shape<S>, at: sinew::VecOf<S>, start: sinew::VecOf<S>) -> f64 {
+        let mut w = World::<S>::new(WorldDef { damping: RealOf::<S>::from_f64(1.0), ..WorldDef::default() }).unwrap();
+        let c = w.add_collider(&ColliderDef::new(shape).position(at)).unwrap();
+        let p = w.add_particle(&ParticleDef::at(start).radius(RealOf::<S>::from_f64(0.05))).unwrap();
+        let mut worst = f64::MIN;
+        for _ in 0..120 {
+            w.step(RealOf::<S>::from_f64(1.0 / 60.0)).unwrap();
+            let x = w.particles().position(p).unwrap();
+            let d = w.collider(c).unwrap().closest_world(x).distance.to_f64();
+            worst = worst.max(0.05 - d);
+        }
+        worst
+    }
+    use sinew::RealOf;
+    let v2 = DVec2::new;
+    let v3 = DVec3::new;
+    let tol = 1e-6;
+    assert!(settle::<Space2<f64>>(Shape::ball(0.5).unwrap(), v2(0.0, 0.0), v2(0.1, 2.0)) < tol);
+    assert!(settle::<Space2<f64>>(Shape::cuboid(v2(1.0, 0.2)).unwrap(), v2(0.0, 0.0), v2(0.3, 2.0)) < tol);
+    assert!(
+        settle::<Space2<f64>>(Shape::capsule(v2(-1.0, 0.0), v2(1.0, 0.3), 0.2).unwrap(), v2(0.0, 0.0), v2(0.2, 2.0))
+            < tol
+    );
+    assert!(settle::<Space3<f64>>(Shape::ball(0.5).unwrap(), v3(0.0, 0.0, 0.0), v3(0.1, 2.0, 0.05)) < tol);
+    assert!(
+        settle::<Space3<f64>>(Shape::cuboid(v3(1.0, 0.2, 1.0)).unwrap(), v3(0.0, 0.0, 0.0), v3(0.3, 2.0, 0.2)) < tol
+    );
+    assert!(
+        settle::<Space3<f64>>(
+            Shape::capsule(v3(-1.0, 0.0, 0.0), v3(1.0, 0.0, 0.0), 0.2).unwrap(),
+            v3(0.0, 0.0, 0.0),
+            v3(0.2, 2.0, 0.1)
+        ) < tol
+    );
+    assert!(
+        settle::<Space3<f64>>(
+            Shape::half_space(v3(0.0, 1.0, 0.0), -1.0).unwrap(),
+            v3(0.0, 0.0, 0.0),
+            v3(0.2, 2.0, 0.1)
+        ) < tol
+    );
+}
