@@ -17,7 +17,7 @@ pub mod spec;
 pub use build::BuiltScene;
 pub use dims::SceneSpace;
 
-use sinew::{Real, RealOf, Space, Space2, Space3, VecOf, Vector};
+use sinew::{Real, RealOf, Space2, Space3, VecOf, Vector};
 use spec::{SceneSpec, ViewSpec};
 use std::fmt::Write as _;
 

@@ -140,11 +140,6 @@ impl<T> Arena<T> {
     pub fn values(&self) -> impl Iterator<Item = &T> {
         self.slots.iter().filter_map(|s| s.value.as_ref())
     }
-
-    /// Free-list contents (for snapshots: the free order decides future slot reuse).
-    pub(crate) fn free_list(&self) -> &[u32] {
-        &self.free
-    }
 }
 
 #[cfg(test)]

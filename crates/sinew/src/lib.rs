@@ -24,6 +24,9 @@
 //! the substep loop. See `ARCHITECTURE.md` in the repository for the design.
 
 #![warn(missing_docs)]
+// `!(x > 0)` is deliberate throughout input validation: it is also true for NaN, which
+// `x <= 0` is not.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod arena;
 pub mod collider;

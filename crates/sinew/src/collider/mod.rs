@@ -18,9 +18,7 @@
 mod ball;
 mod broad_phase;
 mod capsule;
-#[path = "tmp_stub_hull.rs"]
 mod convex_hull;
-#[path = "tmp_stub_polygon.rs"]
 mod convex_polygon;
 mod cuboid;
 mod half_space;
