@@ -53,7 +53,7 @@ pub use math::{Quat, Real, Rot2, Rotation, Vector, Vector2, Vector3};
 pub use particle::{InteractionGroups, ParticleDef, ParticleHandle};
 pub use space::{RealOf, RotOf, Space, Space2, Space3, VecOf};
 pub use stepper::FixedStepper;
-pub use world::{StepReport, World, WorldDef};
+pub use world::{ConstraintOrder, StepReport, World, WorldDef};
 
 /// 2D vector in `f32`.
 pub type Vec2 = Vector2<f32>;
@@ -75,9 +75,9 @@ pub type World3d = World<Space3<f64>>;
 /// Everything a typical user needs.
 pub mod prelude {
     pub use crate::{
-        AngleLimitDef, AttachmentDef, BendingDef, ColliderDef, DVec2, DVec3, DistanceDef, DriverDef, FixedStepper,
-        InteractionGroups, ParticleDef, Quat, Real, Rot2, Rotation, Shape, SinewError, Space, Space2, Space3,
-        SwingTwistLimitDef, TetherDef, Vec2, Vec3, Vector, Vector2, Vector3, World, World2, World2d, World3, World3d,
-        WorldDef,
+        AngleLimitDef, AttachmentDef, BendingDef, ColliderDef, ConstraintOrder, DVec2, DVec3, DistanceDef, DriverDef,
+        FixedStepper, InteractionGroups, ParticleDef, Quat, Real, Rot2, Rotation, Shape, SinewError, Space, Space2,
+        Space3, SwingTwistLimitDef, TetherDef, Vec2, Vec3, Vector, Vector2, Vector3, World, World2, World2d, World3,
+        World3d, WorldDef,
     };
 }

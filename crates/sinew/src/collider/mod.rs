@@ -148,6 +148,37 @@ impl<S: Space> Shape<S> {
         }
     }
 
+    /// A lower bound on how deep a point can be inside the shape (its inradius, or an
+    /// under-estimate of it). A particle that moved less than this in a substep cannot
+    /// have crossed the shape's middle, so the nearest surface is the one it came through
+    /// and the swept test can be skipped.
+    #[must_use]
+    pub fn min_half_thickness(&self) -> RealOf<S> {
+        match self {
+            Self::HalfSpace(_) => RealOf::<S>::MAX,
+            Self::Ball(b) => b.radius,
+            Self::Capsule(c) => c.radius,
+            Self::Cuboid(c) => {
+                let mut m = c.half_extents.get(0);
+                for i in 1..VecOf::<S>::DIM {
+                    m = m.min(c.half_extents.get(i));
+                }
+                m
+            }
+            Self::Convex(c) => {
+                let vs = c.vertices();
+                let mut centroid = VecOf::<S>::ZERO;
+                for &v in vs {
+                    centroid += v;
+                }
+                centroid = centroid / RealOf::<S>::from_i32(vs.len().max(1) as i32);
+                // Depth of the centroid below the nearest face bounds the inradius from below.
+                let depth = -c.closest(centroid).distance;
+                depth.max(RealOf::<S>::ZERO)
+            }
+        }
+    }
+
     /// Local bounding box; `None` for half-spaces.
     #[must_use]
     pub fn local_aabb(&self) -> Option<(VecOf<S>, VecOf<S>)> {
@@ -238,6 +269,8 @@ pub struct Collider<S: Space> {
     pub restitution: Option<RealOf<S>>,
     /// Collision filter.
     pub groups: InteractionGroups,
+    /// Cached [`Shape::min_half_thickness`].
+    pub(crate) half_thickness: RealOf<S>,
 }
 
 impl<S: Space> Collider<S> {
@@ -271,6 +304,7 @@ impl<S: Space> Collider<S> {
             static_friction: d.static_friction,
             restitution: d.restitution,
             groups: d.groups,
+            half_thickness: d.shape.min_half_thickness(),
         })
     }
 

@@ -8,7 +8,7 @@
 //! Coincident particles have no defined direction; the projection is skipped for that
 //! substep rather than inventing one.
 
-use super::{SubstepContext, xpbd_delta_lambda};
+use super::SubstepContext;
 use crate::arena::define_handle;
 use crate::math::{Real, Vector};
 use crate::particle::{ParticleHandle, ParticleSet};
@@ -76,11 +76,24 @@ pub struct Distance<R> {
     /// Pull-only.
     pub unilateral: bool,
     pub(crate) lambda: R,
+    /// `1 / ((1 + γ)(w_a + w_b) + α̃)` for the current step (see [`Distance::prepare`]).
+    pub(crate) inv_denom: R,
 }
 
 impl<R: Real> Distance<R> {
     pub(crate) fn new(a: usize, b: usize, rest: R, compliance: R, damping: R, unilateral: bool) -> Self {
-        Self { a: a as u32, b: b as u32, rest, compliance, damping, unilateral, lambda: R::ZERO }
+        Self { a: a as u32, b: b as u32, rest, compliance, damping, unilateral, lambda: R::ZERO, inv_denom: R::ZERO }
+    }
+
+    /// Caches the projection's denominator for a step: masses, compliance and `h` are
+    /// constant within a step, so the division is paid once per step, not per substep.
+    #[inline]
+    pub fn prepare<S: Space<Real = R>>(&mut self, p: &ParticleSet<S>, ctx: &SubstepContext<R>) {
+        let wsum = p.inv_mass[self.a as usize] + p.inv_mass[self.b as usize];
+        let alpha_t = self.compliance * ctx.inv_h2;
+        let gamma = self.compliance * self.damping * ctx.inv_h;
+        let denom = (R::ONE + gamma) * wsum + alpha_t;
+        self.inv_denom = if wsum == R::ZERO { R::ZERO } else { R::ONE / denom };
     }
 
     /// Particle slot indices `(a, b)`.
@@ -95,33 +108,40 @@ impl<R: Real> Distance<R> {
         self.lambda
     }
 
-    /// One XPBD projection.
+    /// One XPBD projection ([`Distance::prepare`] must have run this step).
     #[inline]
     pub fn solve<S: Space<Real = R>>(&mut self, p: &mut ParticleSet<S>, ctx: &SubstepContext<R>) {
+        if self.inv_denom == R::ZERO {
+            return; // both ends pinned
+        }
         let (a, b) = (self.a as usize, self.b as usize);
-        let (wa, wb) = (p.inv_mass[a], p.inv_mass[b]);
-        let wsum = wa + wb;
-        if wsum == R::ZERO {
-            return;
-        }
         let d = p.pos[a] - p.pos[b];
-        let (n, len) = d.normalize_and_length();
-        if len == R::ZERO {
+        let len2 = d.length_squared();
+        if len2 <= R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON {
             return;
         }
+        let len = len2.sqrt();
         let c = len - self.rest;
         if self.unilateral && c <= R::ZERO && self.lambda == R::ZERO {
             return;
         }
-        let alpha_t = self.compliance * ctx.inv_h2;
-        let gamma = self.compliance * self.damping * ctx.inv_h;
-        let c_dot_h = if gamma == R::ZERO { R::ZERO } else { n.dot((p.pos[a] - p.prev[a]) - (p.pos[b] - p.prev[b])) };
-        let mut dl = xpbd_delta_lambda(c, wsum, self.lambda, alpha_t, gamma, c_dot_h);
+        let n = d * (R::ONE / len);
+        let mut num = -c;
+        if self.compliance != R::ZERO {
+            let alpha_t = self.compliance * ctx.inv_h2;
+            num -= alpha_t * self.lambda;
+            if self.damping != R::ZERO {
+                let gamma = self.compliance * self.damping * ctx.inv_h;
+                num -= gamma * n.dot((p.pos[a] - p.prev[a]) - (p.pos[b] - p.prev[b]));
+            }
+        }
+        let mut dl = num * self.inv_denom;
         if self.unilateral && self.lambda + dl > R::ZERO {
             // A rope cannot push: clamp the accumulated multiplier at 0.
             dl = -self.lambda;
         }
         self.lambda += dl;
+        let (wa, wb) = (p.inv_mass[a], p.inv_mass[b]);
         p.pos[a] += n * (wa * dl);
         p.pos[b] -= n * (wb * dl);
     }

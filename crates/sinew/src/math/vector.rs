@@ -71,7 +71,8 @@ pub trait Vector<R: Real>:
     #[must_use]
     fn normalize_and_length(self) -> (Self, R) {
         let len = self.length();
-        if len > R::GEOMETRIC_EPSILON { (self / len, len) } else { (Self::ZERO, R::ZERO) }
+        // One division, then multiplications: cheaper than dividing every component.
+        if len > R::GEOMETRIC_EPSILON { (self * (R::ONE / len), len) } else { (Self::ZERO, R::ZERO) }
     }
     /// Unit vector, or zero when degenerate.
     #[inline]
