@@ -10,7 +10,6 @@
 //! Every error is one line on stderr naming the file and the path of the offending value
 //! in it, with a non-zero exit status; the command never panics on bad input.
 
-#[path = "render_stub.rs"]
 mod render;
 
 use clap::{Parser, Subcommand};
