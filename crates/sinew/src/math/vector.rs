@@ -406,6 +406,18 @@ mod glam_interop {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "glam")]
+    #[test]
+    fn glam_conversions_round_trip() {
+        let v = Vector3::<f32>::new(1.0, -2.0, 3.5);
+        let g: glam::Vec3 = v.into();
+        assert_eq!(Vector3::<f32>::from(g), v);
+        let d = Vector2::<f64>::new(0.25, 4.0);
+        let gd: glam::DVec2 = d.into();
+        assert_eq!(gd, glam::DVec2::new(0.25, 4.0));
+        assert_eq!(Vector2::<f64>::from(gd), d);
+    }
+
     #[test]
     fn cross_and_perp_follow_the_right_hand_rule() {
         let x = Vector3::<f64>::new(1.0, 0.0, 0.0);
