@@ -49,7 +49,7 @@ pub use constraint::{
 };
 pub use driver::{DriverDef, DriverHandle};
 pub use error::SinewError;
-pub use math::{Quat, Real, Rot2, Rotation, Vector, Vector2, Vector3};
+pub use math::{Fx, Quat, Real, Rot2, Rotation, Vector, Vector2, Vector3};
 pub use particle::{InteractionGroups, ParticleDef, ParticleHandle};
 pub use space::{RealOf, RotOf, Space, Space2, Space3, VecOf};
 pub use stepper::FixedStepper;
@@ -71,13 +71,21 @@ pub type World3 = World<Space3<f32>>;
 pub type World2d = World<Space2<f64>>;
 /// 3D world in `f64`.
 pub type World3d = World<Space3<f64>>;
+/// 2D world in bit-exact Q32.32 fixed point (deterministic on every CPU).
+pub type World2x = World<Space2<Fx>>;
+/// 3D world in bit-exact Q32.32 fixed point.
+pub type World3x = World<Space3<Fx>>;
+/// 2D vector in fixed point.
+pub type XVec2 = Vector2<Fx>;
+/// 3D vector in fixed point.
+pub type XVec3 = Vector3<Fx>;
 
 /// Everything a typical user needs.
 pub mod prelude {
     pub use crate::{
         AngleLimitDef, AttachmentDef, BendingDef, ColliderDef, ConstraintOrder, DVec2, DVec3, DistanceDef, DriverDef,
-        FixedStepper, InteractionGroups, ParticleDef, Quat, Real, Rot2, Rotation, Shape, SinewError, Space, Space2,
-        Space3, SwingTwistLimitDef, TetherDef, Vec2, Vec3, Vector, Vector2, Vector3, World, World2, World2d, World3,
-        World3d, WorldDef,
+        FixedStepper, Fx, InteractionGroups, ParticleDef, Quat, Real, Rot2, Rotation, Shape, SinewError, Space, Space2,
+        Space3, SwingTwistLimitDef, TetherDef, Vec2, Vec3, Vector, Vector2, Vector3, World, World2, World2d, World2x,
+        World3, World3d, World3x, WorldDef, XVec2, XVec3,
     };
 }

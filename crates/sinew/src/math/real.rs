@@ -57,10 +57,12 @@ pub trait Real:
     /// Short name used in docs, scene files and benchmark labels (`"f32"`, `"f64"`, `"fixed"`).
     const NAME: &'static str;
 
-    /// Converts from `f64`, rounding to nearest. Non-finite input becomes 0 for types that
-    /// cannot represent it; callers validate user input before converting.
+    /// Converts from `f64`, rounding to nearest. Types that cannot represent non-finite
+    /// values map NaN to 0 and saturate infinities; callers validate user input before
+    /// converting.
     fn from_f64(v: f64) -> Self;
-    /// Converts to `f64` (exact for `f32`, `f64` and 32-fractional-bit fixed point).
+    /// Converts to `f64` (exact for `f32` and `f64`; for fixed point exact below 2²¹ in
+    /// magnitude and correctly rounded above).
     fn to_f64(self) -> f64;
     /// Exact conversion of a small integer.
     fn from_i32(v: i32) -> Self;
