@@ -31,7 +31,8 @@ fn simulate_prints_one_json_line_per_frame_starting_with_the_initial_state() {
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 11);
-    assert_eq!(lines[0], r#"{"frame":0,"time":0,"particles":[[0,0],[1,0]]}"#);
+    assert!(lines[0].starts_with(r#"{"frame":0,"time":0,"particles":[[0,0],[1,0]],"hash":""#), "{}", lines[0]);
+    assert_eq!(lines[0].len(), r#"{"frame":0,"time":0,"particles":[[0,0],[1,0]],"hash":"0123456789abcdef"}"#.len());
     for (i, l) in lines.iter().enumerate() {
         assert!(l.starts_with(&format!("{{\"frame\":{i},")), "{l}");
     }
@@ -40,6 +41,9 @@ fn simulate_prints_one_json_line_per_frame_starting_with_the_initial_state() {
     let nums: Vec<f64> = last
         .split("\"particles\":")
         .nth(1)
+        .unwrap()
+        .split(",\"hash\"")
+        .next()
         .unwrap()
         .trim_matches(['[', ']', '}'])
         .split([',', '[', ']'])
@@ -62,7 +66,7 @@ fn every_prints_every_kth_frame_and_the_last() {
 
 #[test]
 fn the_same_scene_run_twice_gives_byte_identical_output() {
-    for scene in ["showcase_2d.json", "showcase_3d.json", "rope_on_post_2d.json"] {
+    for scene in ["showcase_2d.json", "showcase_3d.json", "rope_on_post_2d.json", "golden_fixed_3d.json"] {
         let p = scenes().join(scene);
         let run = || sinew().args(["simulate", p.to_str().unwrap(), "--frames", "240"]).output().unwrap();
         let (a, b) = (run(), run());

@@ -17,7 +17,7 @@ pub mod spec;
 pub use build::BuiltScene;
 pub use dims::SceneSpace;
 
-use sinew::{Real, RealOf, Space2, Space3, VecOf, Vector};
+use sinew::{Fx, Real, RealOf, Space2, Space3, VecOf, Vector};
 use spec::{SceneSpec, ViewSpec};
 use std::fmt::Write as _;
 
@@ -53,6 +53,13 @@ impl SceneReal for f32 {
 impl SceneReal for f64 {
     fn write_json(self, out: &mut String) {
         let _ = write!(out, "{self}");
+    }
+}
+
+impl SceneReal for Fx {
+    fn write_json(self, out: &mut String) {
+        // Exact below 2²¹ m (Q32.32 → f64), printed as the shortest f64 decimal.
+        let _ = write!(out, "{}", self.to_f64());
     }
 }
 
@@ -113,6 +120,8 @@ pub trait Simulation {
     fn view(&self) -> Option<&ViewSpec>;
     /// Number of particles in scene order (including those added by later features).
     fn particle_count(&self) -> usize;
+    /// Canonical hash of the world state (see `sinew::snapshot`).
+    fn state_hash(&self) -> u64;
 }
 
 /// A scene running on `World<S>`.
@@ -168,7 +177,7 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
             let p = w.particles().position(h).unwrap_or(VecOf::<S>::ZERO);
             Self::write_vec(out, p);
         }
-        out.push_str("]}");
+        let _ = write!(out, "],\"hash\":\"{:016x}\"}}", w.state_hash());
     }
     fn draw(&self) -> DrawList {
         let w = &self.scene.world;
@@ -193,6 +202,9 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
     }
     fn particle_count(&self) -> usize {
         self.scene.particles.len()
+    }
+    fn state_hash(&self) -> u64 {
+        self.scene.world.state_hash()
     }
 }
 
@@ -222,9 +234,11 @@ pub fn instantiate(spec: &SceneSpec) -> Result<Box<dyn Simulation>, SceneError> 
         (3, "float" | "f32") => make!(Space3<f32>),
         (2, "f64") => make!(Space2<f64>),
         (3, "f64") => make!(Space3<f64>),
+        (2, "fixed") => make!(Space2<Fx>),
+        (3, "fixed") => make!(Space3<Fx>),
         (2 | 3, other) => Err(SceneError {
             path: "numeric".into(),
-            message: format!("unknown number type `{other}` (expected \"float\", \"f32\", \"f64\")"),
+            message: format!("unknown number type `{other}` (expected \"float\", \"f32\", \"f64\" or \"fixed\")"),
         }),
         (d, _) => Err(SceneError { path: "dim".into(), message: format!("must be 2 or 3, found {d}") }),
     }

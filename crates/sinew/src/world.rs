@@ -539,6 +539,14 @@ impl<S: Space> World<S> {
         Ok(())
     }
 
+    /// Marks everything derived from the state (broad phase, constraint order, contacts)
+    /// for rebuilding; used after a restore.
+    pub(crate) fn invalidate_derived(&mut self) {
+        self.broad_phase_dirty = true;
+        self.distance_order_dirty = true;
+        self.contacts.clear();
+    }
+
     // --------------------------------------------------------------------- step
 
     /// Advances the world by `dt` seconds.

@@ -145,4 +145,11 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
     fn multipliers(&self) -> Vec<R> {
         vec![self.lambda]
     }
+
+    fn hash_into(&self, h: &mut crate::snapshot::StateHasher) {
+        h.write_u64(u64::from(self.idx[1]));
+        h.write_real(self.min);
+        h.write_real(self.max);
+        h.write_real(self.lambda);
+    }
 }

@@ -80,8 +80,10 @@ pub trait JointLimit<S: Space>: Clone + core::fmt::Debug + Send + Sync + 'static
     fn particle_indices(&self) -> Vec<usize>;
     /// How far outside its allowed range the joint is now (radians, 0 when inside).
     fn violation(&self, particles: &ParticleSet<S>) -> S::Real;
-    /// Multipliers, for snapshots and hashing.
+    /// Multipliers (for read-outs).
     fn multipliers(&self) -> Vec<S::Real>;
+    /// Mixes the limit's definition and multipliers into a state hash.
+    fn hash_into(&self, h: &mut crate::snapshot::StateHasher);
 }
 
 /// The XPBD update for one scalar constraint; returns `Δλ`.

@@ -266,4 +266,11 @@ impl<R: Real> JointLimit<Space3<R>> for SwingTwistLimit<R> {
     fn multipliers(&self) -> Vec<R> {
         vec![self.lambda_swing, self.lambda_twist]
     }
+
+    fn hash_into(&self, h: &mut crate::snapshot::StateHasher) {
+        h.write_u64(u64::from(self.idx[1]));
+        h.write_real(self.swing_max);
+        h.write_real(self.lambda_swing);
+        h.write_real(self.lambda_twist);
+    }
 }

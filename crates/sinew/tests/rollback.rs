@@ -1,0 +1,203 @@
+//! Snapshot / restore / state hash, exercised the way rollback netcode uses them.
+
+use sinew::prelude::*;
+use sinew::{Snapshot, VecOf};
+
+/// A small world with every kind of state: chains with tethers and bending, compliant
+/// damped links, joint limits, an attachment, colliders of every 2D type, friction,
+/// restitution and a thrown particle.
+fn build<R: Real>() -> (World<Space2<R>>, Vec<sinew::ParticleHandle>, sinew::ColliderHandle) {
+    let v = |x: f64, y: f64| Vector2::<R>::from_f64(x, y);
+    let mut w = World::new(WorldDef {
+        friction: R::from_f64(0.4),
+        restitution: R::from_f64(0.3),
+        damping: R::from_f64(0.1),
+        ..WorldDef::default()
+    })
+    .unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), R::from_f64(-2.0)).unwrap())).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::ball(R::from_f64(0.3)).unwrap()).position(v(-0.5, 0.0))).unwrap();
+    w.add_collider(
+        &ColliderDef::new(Shape::capsule(v(-1.0, 0.0), v(1.0, 0.0), R::from_f64(0.1)).unwrap()).position(v(0.8, -1.0)),
+    )
+    .unwrap();
+    let moving = w
+        .add_collider(
+            &ColliderDef::new(Shape::convex(&[v(-0.3, -0.2), v(0.3, -0.2), v(0.0, 0.3)]).unwrap())
+                .position(v(1.5, 0.0)),
+        )
+        .unwrap();
+    let mut hs = Vec::new();
+    for i in 0..16 {
+        let m = if i == 0 { R::ZERO } else { R::from_f64(0.05) };
+        hs.push(
+            w.add_particle(&ParticleDef::at(v(-1.5 + 0.12 * i as f64, 1.0)).mass(m).radius(R::from_f64(0.03))).unwrap(),
+        );
+    }
+    for i in 0..15 {
+        w.add_distance(&DistanceDef::new(hs[i], hs[i + 1]).compliance(R::from_f64(if i % 3 == 0 {
+            1e-4
+        } else {
+            0.0
+        })))
+        .unwrap();
+        w.add_tether(&TetherDef { particle: hs[i + 1], anchor: hs[0], length: None }).unwrap();
+    }
+    for i in 0..14 {
+        w.add_bending(&BendingDef { a: hs[i], b: hs[i + 1], c: hs[i + 2], compliance: R::from_f64(0.02), rest: None })
+            .unwrap();
+        w.add_joint_limit(&AngleLimitDef {
+            a: hs[i],
+            b: hs[i + 1],
+            c: hs[i + 2],
+            min: R::from_f64(-1.0),
+            max: R::from_f64(1.0),
+            compliance: R::ZERO,
+        })
+        .unwrap();
+    }
+    let free = w.add_particle(&ParticleDef::at(v(1.0, 1.5)).mass(R::from_f64(0.3)).radius(R::from_f64(0.05))).unwrap();
+    let mut att = AttachmentDef::new(free, v(1.0, 1.8));
+    att.length = R::from_f64(0.2);
+    att.compliance = R::from_f64(1e-3);
+    w.add_attachment(&att).unwrap();
+    hs.push(free);
+    (w, hs, moving)
+}
+
+/// The "inputs" of frame `f`: a force on the chain tip, the pinned end driven along a
+/// path, and a collider moved — everything a game would feed in.
+fn apply_inputs<R: Real>(
+    w: &mut World<Space2<R>>,
+    hs: &[sinew::ParticleHandle],
+    moving: sinew::ColliderHandle,
+    f: u64,
+) {
+    let phase = (f % 120) as f64 / 120.0 * std::f64::consts::TAU;
+    let fx = if (f / 37) % 2 == 0 { 0.8 } else { -0.6 };
+    w.particles_mut().apply_force(hs[15], Vector2::from_f64(fx, 0.3)).unwrap();
+    w.particles_mut().set_kinematic_target(hs[0], Vector2::from_f64(-1.5 + 0.3 * phase.sin(), 1.0)).unwrap();
+    let p = Vector2::from_f64(1.5 + 0.4 * (phase * 2.0).sin(), -0.2);
+    w.set_collider_pose(moving, p, Rot2::from_angle(R::from_f64(0.5 * phase))).unwrap();
+}
+
+fn lcg(seed: &mut u64) -> u64 {
+    *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    *seed >> 33
+}
+
+/// GGRS sync-test behaviour: every frame, roll back 1..=8 frames to a saved snapshot,
+/// re-simulate with the same inputs, and compare each re-simulated frame's hash with the
+/// one recorded the first time.
+fn sync_test<R: Real>(frames: u64) -> u64 {
+    let (mut w, hs, moving) = build::<R>();
+    let dt = R::from_f64(1.0 / 60.0);
+    // saved[f] = state before frame f; only the last 16 are kept, like a real client's ring.
+    let mut saved: Vec<Option<Snapshot<Space2<R>>>> = Vec::new();
+    let mut hashes: Vec<u64> = Vec::new(); // hashes[f] = state hash after frame f
+    let mut seed = 42u64;
+    let mut rollbacks = 0;
+    for f in 0..frames {
+        saved.push(Some(w.snapshot()));
+        apply_inputs(&mut w, &hs, moving, f);
+        w.step(dt).unwrap();
+        hashes.push(w.state_hash());
+        if f < 8 {
+            continue;
+        }
+        // Roll back N frames and re-simulate to the present.
+        let n = 1 + lcg(&mut seed) % 8;
+        let from = f + 1 - n;
+        w.restore(saved[from as usize].as_ref().expect("within the rollback window"));
+        for g in from..=f {
+            apply_inputs(&mut w, &hs, moving, g);
+            w.step(dt).unwrap();
+            assert_eq!(
+                w.state_hash(),
+                hashes[g as usize],
+                "{}: frame {g} diverged after rolling back to {from}",
+                R::NAME
+            );
+        }
+        rollbacks += 1;
+        if f >= 16 {
+            saved[(f - 16) as usize] = None;
+        }
+    }
+    rollbacks
+}
+
+#[test]
+fn rollback_and_resimulate_matches_10000_times_in_fixed_point() {
+    assert!(sync_test::<Fx>(10_008) >= 10_000);
+}
+
+#[test]
+fn rollback_and_resimulate_matches_in_f32_on_one_machine() {
+    assert!(sync_test::<f32>(1_008) >= 1_000);
+}
+
+fn bits<S: Space>(w: &World<S>) -> Vec<u64> {
+    let mut out = Vec::new();
+    for h in w.particles().handles() {
+        let p: VecOf<S> = w.particles().position(h).unwrap();
+        let v: VecOf<S> = w.particles().velocity(h).unwrap();
+        for i in 0..S::DIM {
+            out.push(p.get(i).hash_bits());
+            out.push(v.get(i).hash_bits());
+        }
+    }
+    out
+}
+
+#[test]
+fn restore_then_step_equals_step_bit_for_bit() {
+    let (mut a, hs, moving) = build::<Fx>();
+    let dt = Fx::from_f64(1.0 / 60.0);
+    for f in 0..100 {
+        apply_inputs(&mut a, &hs, moving, f);
+        a.step(dt).unwrap();
+    }
+    let snap = a.snapshot();
+    let mut b = build::<Fx>().0;
+    // Scramble b first: restore must not depend on what was there.
+    for _ in 0..7 {
+        b.step(dt).unwrap();
+    }
+    b.restore(&snap);
+    assert_eq!(a.state_hash(), b.state_hash());
+    for f in 100..200 {
+        apply_inputs(&mut a, &hs, moving, f);
+        apply_inputs(&mut b, &hs, moving, f);
+        a.step(dt).unwrap();
+        b.step(dt).unwrap();
+        assert_eq!(bits(&a), bits(&b), "diverged at frame {f}");
+        assert_eq!(a.state_hash(), b.state_hash());
+    }
+}
+
+#[test]
+fn hash_changes_when_state_changes_and_not_otherwise() {
+    let (mut w, hs, _) = build::<Fx>();
+    let h0 = w.state_hash();
+    assert_eq!(h0, w.state_hash(), "hash must be a pure function of the state");
+    let p = w.particles().position(hs[3]).unwrap();
+    w.particles_mut().set_position(hs[3], p + Vector2::new(Fx::from_bits(1), Fx::ZERO)).unwrap();
+    assert_ne!(h0, w.state_hash(), "one ULP of one particle must change the hash");
+}
+
+#[test]
+fn snapshot_is_compact() {
+    let (w, _, _) = build::<Fx>();
+    let snap = w.snapshot();
+    let per_particle = Snapshot::<Space2<Fx>>::particle_bytes_per_slot();
+    let particles = w.particles().slot_count();
+    eprintln!(
+        "snapshot: {} bytes for {particles} particles and their constraints; {per_particle} bytes per particle",
+        snap.size_bytes()
+    );
+    // 2D fixed point: 2 vectors + 4 scalars + force + friction + filter + flags + target +
+    // generation = 16+16+32+16+16+8+1+24+4 bytes.
+    assert!(per_particle <= 140, "{per_particle} bytes per particle");
+    assert!(snap.size_bytes() < 16 * 1024, "{} bytes", snap.size_bytes());
+}
