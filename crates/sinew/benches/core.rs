@@ -4,6 +4,9 @@
 //! - `particles_1000_colliders_50`: 1000 particles in 100 ten-particle chains falling onto
 //!   50 colliders (circles, boxes, capsules, polygons and a ground), 8 substeps.
 //!
+//! Each scene runs in `f32`, `f64` and fixed point (`Fx`); `snapshot_and_hash` times
+//! `World::snapshot` + `World::state_hash`, the per-frame cost of rollback support.
+//!
 //! Reported time is per 1/60 s frame; divide by particles × substeps for the per
 //! particle-substep figure.
 
@@ -103,13 +106,31 @@ fn bench_world<R: Real>(c: &mut Criterion, name: &str, make: fn() -> World<Space
     });
 }
 
+/// Snapshot + state hash of a world: the per-frame cost of rollback support.
+fn bench_snapshot<R: Real>(c: &mut Criterion, name: &str, make: fn() -> World<Space2<R>>) {
+    let w = make();
+    c.bench_function(&format!("{name}/snapshot_and_hash/{}", R::NAME), |b| {
+        b.iter(|| {
+            let s = black_box(&w).snapshot();
+            black_box(w.state_hash());
+            s
+        })
+    });
+}
+
 fn benches(c: &mut Criterion) {
     bench_world::<f32>(c, "hanging_rope_101", hanging_rope::<f32>);
     bench_world::<f64>(c, "hanging_rope_101", hanging_rope::<f64>);
+    bench_world::<Fx>(c, "hanging_rope_101", hanging_rope::<Fx>);
+    bench_snapshot::<Fx>(c, "hanging_rope_101", hanging_rope::<Fx>);
+    bench_snapshot::<f32>(c, "hanging_rope_101", hanging_rope::<f32>);
     bench_world::<f32>(c, "hanging_rope_101_coloured", hanging_rope_coloured::<f32>);
     bench_world::<f64>(c, "hanging_rope_101_coloured", hanging_rope_coloured::<f64>);
+    bench_world::<Fx>(c, "hanging_rope_101_coloured", hanging_rope_coloured::<Fx>);
     bench_world::<f32>(c, "particles_1000_colliders_50", collider_scene::<f32>);
     bench_world::<f64>(c, "particles_1000_colliders_50", collider_scene::<f64>);
+    bench_world::<Fx>(c, "particles_1000_colliders_50", collider_scene::<Fx>);
+    bench_snapshot::<Fx>(c, "particles_1000_colliders_50", collider_scene::<Fx>);
 }
 
 criterion_group!(core, benches);

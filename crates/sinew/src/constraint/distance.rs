@@ -120,12 +120,12 @@ impl<R: Real> Distance<R> {
         if len2 <= R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON {
             return;
         }
-        let len = len2.sqrt();
+        let (len, inv_len) = len2.sqrt_recip();
         let c = len - self.rest;
         if self.unilateral && c <= R::ZERO && self.lambda == R::ZERO {
             return;
         }
-        let n = d * (R::ONE / len);
+        let n = d * inv_len;
         let mut num = -c;
         if self.compliance != R::ZERO {
             let alpha_t = self.compliance * ctx.inv_h2;

@@ -74,6 +74,18 @@ pub trait Real:
 
     /// Square root; 0 for negative input.
     fn sqrt(self) -> Self;
+    /// `(√x, 1/√x)` for `x > 0`; `(0, 0)` for `x ≤ 0`. Normalising a vector needs both, and
+    /// a type can compute them together faster than a root and a division (fixed point
+    /// does). Deterministic like every other operation, not necessarily correctly rounded.
+    #[inline]
+    fn sqrt_recip(self) -> (Self, Self) {
+        if self > Self::ZERO {
+            let s = self.sqrt();
+            (s, if s == Self::ZERO { Self::ZERO } else { Self::ONE / s })
+        } else {
+            (Self::ZERO, Self::ZERO)
+        }
+    }
     /// Absolute value.
     fn abs(self) -> Self;
     /// Sine (radians).
@@ -221,6 +233,10 @@ mod tests {
         assert_eq!(R::from_i32(3) * R::from_i32(4), R::from_i32(12));
         assert_eq!(R::from_i32(-4).sqrt(), R::ZERO);
         assert!((R::from_i32(9).sqrt() - R::from_i32(3)).abs().to_f64() < 1e-6);
+        let (s, r) = R::from_i32(4).sqrt_recip();
+        assert!((s.to_f64() - 2.0).abs() < 1e-6 && (r.to_f64() - 0.5).abs() < 1e-6);
+        assert_eq!(R::ZERO.sqrt_recip(), (R::ZERO, R::ZERO));
+        assert_eq!((-R::ONE).sqrt_recip(), (R::ZERO, R::ZERO));
         assert_eq!(R::ONE.safe_div(R::ZERO, R::from_i32(7)), R::from_i32(7));
         assert_eq!(R::ZERO.recip_or_zero(), R::ZERO);
         assert!((R::ONE.atan2(R::ONE).to_f64() - core::f64::consts::FRAC_PI_4).abs() < 1e-6);

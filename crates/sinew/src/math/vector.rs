@@ -70,9 +70,9 @@ pub trait Vector<R: Real>:
     #[inline]
     #[must_use]
     fn normalize_and_length(self) -> (Self, R) {
-        let len = self.length();
-        // One division, then multiplications: cheaper than dividing every component.
-        if len > R::GEOMETRIC_EPSILON { (self * (R::ONE / len), len) } else { (Self::ZERO, R::ZERO) }
+        let (len, inv) = self.dot(self).sqrt_recip();
+        // One reciprocal, then multiplications: cheaper than dividing every component.
+        if len > R::GEOMETRIC_EPSILON { (self * inv, len) } else { (Self::ZERO, R::ZERO) }
     }
     /// Unit vector, or zero when degenerate.
     #[inline]
