@@ -55,7 +55,7 @@ pub use particle::{InteractionGroups, ParticleDef, ParticleHandle};
 pub use snapshot::{Snapshot, StateHasher};
 pub use space::{RealOf, RotOf, Space, Space2, Space3, VecOf};
 pub use stepper::FixedStepper;
-pub use world::{ConstraintOrder, StepReport, World, WorldDef};
+pub use world::{ConstraintOrder, StepReport, SubstepSolver, World, WorldDef};
 
 /// 2D vector in `f32`.
 pub type Vec2 = Vector2<f32>;

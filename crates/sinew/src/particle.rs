@@ -299,6 +299,28 @@ impl<S: Space> ParticleSet<S> {
         &self.pos
     }
 
+    /// Mutable positions of all slots, for custom constraints inside
+    /// [`crate::World::step_with`]. Moving a particle with inverse mass 0 breaks the
+    /// kinematic contract; use [`ParticleSet::inverse_masses`] to weight corrections.
+    #[inline]
+    pub fn positions_mut(&mut self) -> &mut [VecOf<S>] {
+        &mut self.pos
+    }
+
+    /// Positions at the start of the current substep (for velocity-dependent constraints).
+    #[inline]
+    #[must_use]
+    pub fn previous_positions(&self) -> &[VecOf<S>] {
+        &self.prev
+    }
+
+    /// Inverse masses of all slots (0 = pinned, driven or removed).
+    #[inline]
+    #[must_use]
+    pub fn inverse_masses(&self) -> &[RealOf<S>] {
+        &self.inv_mass
+    }
+
     /// Velocities of all slots.
     #[inline]
     #[must_use]

@@ -126,6 +126,20 @@ pub enum ConstraintOrder {
     Coloured,
 }
 
+/// What a custom constraint callback (see [`World::step_with`]) can see and change.
+pub struct SubstepSolver<'a, S: Space> {
+    /// The particles (positions are mid-projection; velocities are from the last substep).
+    pub particles: &'a mut ParticleSet<S>,
+    /// Substep constants (`h`, `1/h`, `1/h²`).
+    pub ctx: &'a SubstepContext<RealOf<S>>,
+    /// Substep index within the step, from 0.
+    pub substep: u32,
+    /// Iteration index within the substep, from 0 (multipliers restart at 0).
+    pub iteration: u32,
+    /// Substeps in this step.
+    pub substeps: u32,
+}
+
 /// What happened during a step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepReport {
@@ -554,6 +568,18 @@ impl<S: Space> World<S> {
     /// `dt` must be finite and positive (else [`SinewError::InvalidTimeStep`] and nothing
     /// changes); a `dt` above `max_time_step` is clamped to it and reported.
     pub fn step(&mut self, dt: RealOf<S>) -> Result<StepReport, SinewError> {
+        self.step_with(dt, &mut |_: &mut SubstepSolver<'_, S>| {})
+    }
+
+    /// Like [`World::step`], with user constraints: `custom` runs in every constraint
+    /// iteration of every substep, after the world's own constraints and before contacts.
+    /// It receives the particles and the substep constants and projects whatever it
+    /// likes (muscle rigs, game-specific constraints) — deterministic as long as it is.
+    pub fn step_with(
+        &mut self,
+        dt: RealOf<S>,
+        custom: &mut dyn FnMut(&mut SubstepSolver<'_, S>),
+    ) -> Result<StepReport, SinewError> {
         let zero = RealOf::<S>::ZERO;
         if !dt.is_finite() || !(dt > zero) {
             return Err(SinewError::InvalidTimeStep);
@@ -592,6 +618,13 @@ impl<S: Space> World<S> {
             self.integrate(h, f1);
             for it in 0..self.def.iterations {
                 self.solve_constraints(&ctx, it == 0);
+                custom(&mut SubstepSolver {
+                    particles: &mut self.particles,
+                    ctx: &ctx,
+                    substep: s,
+                    iteration: it,
+                    substeps: n,
+                });
                 if it == 0 {
                     self.detect_contacts(f0, f1, h);
                 }
