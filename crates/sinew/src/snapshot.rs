@@ -7,7 +7,8 @@
 //! 1. a snapshot holds *everything the next step reads* — positions, velocities, masses
 //!    and pins, pending forces and kinematic targets, every constraint with its multiplier,
 //!    collider poses (current and previous, which give their velocity), driver progress,
-//!    the clock and the free lists that decide where the next created object goes;
+//!    rope state (rest lengths, multipliers, sleep), the clock and the free lists that
+//!    decide where the next created object goes;
 //! 2. restore-then-step equals step, bit for bit (derived data — broad phase, constraint
 //!    order, per-step buffers — is rebuilt from the restored state and is a pure function
 //!    of it);
@@ -23,6 +24,7 @@ use crate::constraint::{Attachment, Bending, Distance, JointLimit, Tether};
 use crate::driver::KeyframeDriver;
 use crate::math::{Real, Rotation, Vector};
 use crate::particle::{InteractionGroups, ParticleSet};
+use crate::rope::Rope;
 use crate::space::{RealOf, Space, VecOf};
 use crate::world::{World, WorldDef};
 
@@ -107,6 +109,7 @@ pub struct Snapshot<S: Space> {
     attachments: Arena<Attachment<S>>,
     limits: Arena<S::JointLimit>,
     drivers: Arena<KeyframeDriver<S>>,
+    ropes: Arena<Rope<S>>,
     colliders: Arena<Collider<S>>,
     time: RealOf<S>,
     step_count: u64,
@@ -141,6 +144,7 @@ impl<S: Space> Snapshot<S> {
             + b(&self.attachments.slots)
             + b(&self.limits.slots)
             + b(&self.drivers.slots)
+            + self.ropes.values().map(Rope::heap_bytes).sum::<usize>()
             + b(&self.colliders.slots)
     }
 
@@ -194,6 +198,7 @@ impl<S: Space> World<S> {
             attachments: self.attachments.clone(),
             limits: self.limits.clone(),
             drivers: self.drivers.clone(),
+            ropes: self.ropes.clone(),
             colliders: self.colliders.clone(),
             time: self.time,
             step_count: self.step_count,
@@ -229,6 +234,7 @@ impl<S: Space> World<S> {
         self.attachments.clone_from(&s.attachments);
         self.limits.clone_from(&s.limits);
         self.drivers.clone_from(&s.drivers);
+        self.ropes.clone_from(&s.ropes);
         self.colliders.clone_from(&s.colliders);
         self.time = s.time;
         self.step_count = s.step_count;
@@ -285,6 +291,16 @@ impl<S: Space> World<S> {
         }
         for (hd, d) in self.drivers.iter() {
             h.write_u64(u64::from(hd.index) | (u64::from(d.done) << 32));
+        }
+        for (hd, r) in self.ropes.iter() {
+            h.write_u64(u64::from(hd.index) | (u64::from(r.sleeping) << 32) | ((r.idx.len() as u64) << 33));
+            for &k in &r.idx {
+                h.write_u64(u64::from(k));
+            }
+            for (&rest, &l) in r.rest.iter().zip(&r.lambda) {
+                h.write_real(rest);
+                h.write_real(l);
+            }
         }
         h.finish()
     }

@@ -33,6 +33,9 @@ use crate::driver::{DriverDef, DriverHandle, KeyframeDriver};
 use crate::math::{Real, Rotation, Vector};
 use crate::particle::{ALIVE, COLLIDES, KINEMATIC, ParticleDef, ParticleHandle, ParticleSet, check_finite};
 use crate::space::{RealOf, RotOf, Space, VecOf};
+use crate::rope::api::EdgeContact;
+use crate::rope::chain::ChainScratch;
+use crate::rope::Rope;
 use crate::{Aabb, SinewError};
 
 /// World settings.
@@ -186,7 +189,10 @@ pub struct World<S: Space> {
     pub(crate) attachments: Arena<Attachment<S>>,
     pub(crate) limits: Arena<S::JointLimit>,
     pub(crate) drivers: Arena<KeyframeDriver<S>>,
+    pub(crate) ropes: Arena<Rope<S>>,
     pub(crate) contacts: Vec<Contact<S>>,
+    pub(crate) edge_contacts: Vec<EdgeContact<S>>,
+    pub(crate) rope_scratch: ChainScratch<S>,
     pub(crate) broad_phase: BroadPhase<VecOf<S>>,
     pub(crate) broad_phase_dirty: bool,
     pub(crate) time: RealOf<S>,
@@ -211,6 +217,10 @@ struct Scratch<S: Space> {
     /// How far each particle may move this step before its candidates must be re-queried.
     margin: Vec<RealOf<S>>,
     query_buf: Vec<u32>,
+    /// Per particle slot: position in `dynamic_colliding`, or `u32::MAX`.
+    cand_of: Vec<u32>,
+    /// Per particle slot: belongs to a sleeping rope.
+    sleeping: Vec<bool>,
 }
 
 impl<S: Space> World<S> {
@@ -229,7 +239,10 @@ impl<S: Space> World<S> {
             attachments: Arena::default(),
             limits: Arena::default(),
             drivers: Arena::default(),
+            ropes: Arena::default(),
             contacts: Vec::new(),
+            edge_contacts: Vec::new(),
+            rope_scratch: ChainScratch::default(),
             broad_phase: BroadPhase::default(),
             broad_phase_dirty: true,
             time: RealOf::<S>::ZERO,
@@ -604,6 +617,7 @@ impl<S: Space> World<S> {
         let nr = RealOf::<S>::from_i32(n as i32);
         let h = dt / nr;
         let ctx = SubstepContext::new(h);
+        self.ropes_begin_step();
         self.prepare_step(h);
         if self.distance_order_dirty {
             self.order_distances();
@@ -617,6 +631,7 @@ impl<S: Space> World<S> {
             let f1 = RealOf::<S>::from_i32(s as i32 + 1) / nr;
             self.integrate(h, f1);
             for it in 0..self.def.iterations {
+                self.solve_ropes(&ctx, it == 0);
                 self.solve_constraints(&ctx, it == 0);
                 custom(&mut SubstepSolver {
                     particles: &mut self.particles,
@@ -627,13 +642,17 @@ impl<S: Space> World<S> {
                 });
                 if it == 0 {
                     self.detect_contacts(f0, f1, h);
+                    let sleeping = core::mem::take(&mut self.scratch.sleeping);
+                    self.detect_edge_contacts(f1, &sleeping);
+                    self.scratch.sleeping = sleeping;
                 }
                 self.solve_contacts(h);
+                self.solve_edge_contacts();
             }
             self.update_velocities(&ctx);
             self.velocity_pass(&ctx);
         }
-        report.contacts = self.contacts.len() as u32;
+        report.contacts = (self.contacts.len() + self.edge_contacts.len()) as u32;
         report.recovered_particles = self.recover_non_finite();
 
         // End of step: forces are per step, targets are reached exactly, colliders settle.
@@ -651,6 +670,7 @@ impl<S: Space> World<S> {
         self.time = t_end;
         self.step_count += 1;
         self.last_h = h;
+        self.ropes_end_step();
         Ok(report)
     }
 
@@ -716,6 +736,9 @@ impl<S: Space> World<S> {
     /// pinned and removed particles, so the substep loops need no branches), the list of
     /// kinematic particles, and the start positions.
     fn prepare_step(&mut self, h: RealOf<S>) {
+        let mut sleeping = core::mem::take(&mut self.scratch.sleeping);
+        self.rope_sleeping_particles(&mut sleeping);
+        self.scratch.sleeping = sleeping;
         let ps = &self.particles;
         let sc = &mut self.scratch;
         let g = self.def.gravity;
@@ -732,6 +755,9 @@ impl<S: Space> World<S> {
             if flags & KINEMATIC != 0 {
                 sc.kinematic.push(k as u32);
                 continue;
+            }
+            if sc.sleeping[k] {
+                continue; // asleep: no gravity, no contacts, velocity already 0
             }
             sc.dv[k] = (g * ps.gravity_scale[k] + ps.force[k] * ps.inv_mass[k]) * h;
             if flags & COLLIDES != 0 {
@@ -812,13 +838,16 @@ impl<S: Space> World<S> {
         sc.cand_start.clear();
         sc.cand_items.clear();
         sc.margin.clear();
+        sc.cand_of.clear();
+        sc.cand_of.resize(self.particles.pos.len(), u32::MAX);
         if self.colliders.is_empty() {
             return;
         }
         let ps = &self.particles;
         let nsub = RealOf::<S>::from_i32(self.def.substeps as i32);
-        for &k in &sc.dynamic_colliding {
+        for (j, &k) in sc.dynamic_colliding.iter().enumerate() {
             let k = k as usize;
+            sc.cand_of[k] = j as u32;
             let reach = (ps.vel[k].length() + sc.dv[k].length() * nsub) * dt * RealOf::<S>::TWO;
             let margin = reach + RealOf::<S>::from_ratio(1, 100);
             let mv = VecOf::<S>::splat(margin + ps.radius[k]);
@@ -829,6 +858,19 @@ impl<S: Space> World<S> {
             sc.margin.push(margin);
         }
         sc.cand_start.push(sc.cand_items.len() as u32);
+    }
+
+    /// Appends the collider slots gathered this step for particle slot `k`.
+    pub(crate) fn collider_candidates_of(&self, k: usize, out: &mut Vec<u32>) {
+        let sc = &self.scratch;
+        let Some(&j) = sc.cand_of.get(k) else { return };
+        if j == u32::MAX {
+            return;
+        }
+        let j = j as usize;
+        for &b in &sc.cand_items[sc.cand_start[j] as usize..sc.cand_start[j + 1] as usize] {
+            out.push(self.broad_phase.bounded[b as usize].0);
+        }
     }
 
     /// Swept particle–collider tests for the substep `[f0, f1]` of the step.

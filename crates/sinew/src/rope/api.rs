@@ -1,0 +1,420 @@
+//! The world's rope API and the rope parts of the step.
+
+use super::chain::solve_chain;
+use super::edge::segment_contact;
+use super::{Rope, RopeDef, RopeHandle, RopePoint};
+use crate::SinewError;
+use crate::constraint::{Bending, SubstepContext};
+use crate::math::{Real, Rotation, Vector};
+use crate::particle::{ALIVE, KINEMATIC, ParticleDef, ParticleHandle};
+use crate::space::{RealOf, Space, VecOf};
+use crate::world::World;
+
+/// A span contact for one substep: keep `n·((1−t)·x_a + t·x_b) ≥ d`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct EdgeContact<S: Space> {
+    pub a: u32,
+    pub b: u32,
+    pub t: RealOf<S>,
+    pub normal: VecOf<S>,
+    pub d: RealOf<S>,
+    pub dn: RealOf<S>,
+    pub mu: RealOf<S>,
+}
+
+/// Speed below which a rope counts as at rest (m/s), and how long it must stay there
+/// before sleeping (steps).
+const SLEEP_SPEED_RATIO: (i32, i32) = (1, 100);
+const SLEEP_AFTER_STEPS: u32 = 60;
+
+impl<S: Space> World<S> {
+    /// Adds a rope: particles along `def.points`, the chain, optional bending and tethers.
+    pub fn add_rope(&mut self, def: &RopeDef<S>) -> Result<RopeHandle, SinewError> {
+        let pts = def.layout()?;
+        let n = pts.len() - 1;
+        let mut rest = Vec::with_capacity(n);
+        let mut total = RealOf::<S>::ZERO;
+        for w in pts.windows(2) {
+            let l = (w[1] - w[0]).length();
+            rest.push(l);
+            total += l;
+        }
+        let density = def.mass / total;
+        let mut particles = Vec::with_capacity(n + 1);
+        for (i, &p) in pts.iter().enumerate() {
+            // Each particle carries half of each adjacent segment.
+            let left = if i > 0 { rest[i - 1] } else { RealOf::<S>::ZERO };
+            let right = if i < n { rest[i] } else { RealOf::<S>::ZERO };
+            let mut pd = ParticleDef::<S>::at(p);
+            pd.mass = density * (left + right) * RealOf::<S>::HALF;
+            pd.radius = def.radius;
+            pd.gravity_scale = def.gravity_scale;
+            pd.friction = def.friction;
+            pd.pinned = (i == 0 && def.pin_start) || (i == n && def.pin_end);
+            particles.push(self.add_particle(&pd)?);
+        }
+        let idx = particles.iter().map(|h| h.index() as u32).collect();
+        let bend_rest: Vec<RealOf<S>> =
+            pts.windows(3).map(|w| Bending::<RealOf<S>>::measure(w[0], w[1], w[2])).collect();
+        let rope = Rope {
+            particles,
+            idx,
+            lambda: vec![RealOf::<S>::ZERO; n],
+            bend_lambda: vec![RealOf::<S>::ZERO; bend_rest.len()],
+            bend_rest,
+            rest,
+            segment_length: total / RealOf::<S>::from_i32(n as i32),
+            density,
+            compliance: def.compliance,
+            bend_compliance: def.bend_compliance,
+            tethers: def.tethers,
+            radius: def.radius,
+            friction: def.friction,
+            tear_tension: def.tear_tension,
+            edge_collisions: def.edge_collisions,
+            wind: VecOf::<S>::ZERO,
+            drag: RealOf::<S>::ZERO,
+            sleeping: false,
+            calm_steps: 0,
+        };
+        Ok(RopeHandle(self.ropes.insert(rope)))
+    }
+
+    /// A rope.
+    #[must_use]
+    pub fn rope(&self, h: RopeHandle) -> Option<&Rope<S>> {
+        self.ropes.get(h.0)
+    }
+
+    /// Ropes in slot order (torn pieces included).
+    pub fn ropes(&self) -> impl Iterator<Item = (RopeHandle, &Rope<S>)> {
+        self.ropes.iter().map(|(h, r)| (RopeHandle(h), r))
+    }
+
+    pub(crate) fn rope_mut(&mut self, h: RopeHandle) -> Result<&mut Rope<S>, SinewError> {
+        self.ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })
+    }
+
+    /// Removes a rope and its particles.
+    pub fn remove_rope(&mut self, h: RopeHandle) -> Result<(), SinewError> {
+        let rope = self.ropes.remove(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })?;
+        for p in rope.particles {
+            let _ = self.remove_particle(p);
+        }
+        Ok(())
+    }
+
+    /// Tension (N) of every segment in the last substep, start to end (positive = pulled).
+    pub fn rope_tensions(&self, h: RopeHandle) -> Result<Vec<RealOf<S>>, SinewError> {
+        let rope = self.rope(h).ok_or(SinewError::InvalidHandle { what: "rope" })?;
+        Ok(rope.lambda.iter().map(|&l| self.lambda_to_force(-l)).collect())
+    }
+
+    /// Grabs the rope at a point: pins the particle there and returns it. Drive it with
+    /// [`crate::particle::ParticleSet::set_kinematic_target`]; let go with
+    /// [`World::release_particle`] (it keeps the hand's velocity).
+    pub fn grab_rope(&mut self, h: RopeHandle, at: RopePoint<RealOf<S>>) -> Result<ParticleHandle, SinewError> {
+        let rope = self.rope_mut(h)?;
+        let i = rope.resolve(at)?;
+        let p = rope.particles[i];
+        rope.sleeping = false;
+        self.particles.pin(p)?;
+        Ok(p)
+    }
+
+    /// Releases a pinned or driven particle with the velocity it is moving at (so a rope
+    /// swung by a hand flies on when let go). Particles created with mass 0 get 1 kg.
+    pub fn release_particle(&mut self, p: ParticleHandle) -> Result<(), SinewError> {
+        let v = self.particles.velocity(p).ok_or(SinewError::InvalidHandle { what: "particle" })?;
+        self.particles.release(p, v, RealOf::<S>::ONE)?;
+        self.wake_ropes_with(p);
+        Ok(())
+    }
+
+    /// Sets the wind a rope is dragged toward (m/s) and the drag coefficient (N·s/m per
+    /// particle); a drag of 0 turns wind off.
+    pub fn set_rope_wind(&mut self, h: RopeHandle, wind: VecOf<S>, drag: RealOf<S>) -> Result<(), SinewError> {
+        crate::particle::check_finite(wind, "wind")?;
+        if !drag.is_finite() || drag < RealOf::<S>::ZERO {
+            return Err(SinewError::InvalidParameter { what: "drag", reason: "must be finite and ≥ 0" });
+        }
+        let rope = self.rope_mut(h)?;
+        rope.wind = wind;
+        rope.drag = drag;
+        rope.sleeping = false;
+        Ok(())
+    }
+
+    /// Wakes a sleeping rope.
+    pub fn wake_rope(&mut self, h: RopeHandle) -> Result<(), SinewError> {
+        let rope = self.rope_mut(h)?;
+        rope.sleeping = false;
+        rope.calm_steps = 0;
+        Ok(())
+    }
+
+    pub(crate) fn wake_ropes_with(&mut self, p: ParticleHandle) {
+        let k = p.index() as u32;
+        for r in self.ropes.values_mut() {
+            if r.idx.contains(&k) {
+                r.sleeping = false;
+                r.calm_steps = 0;
+            }
+        }
+    }
+
+    /// Rope work at the start of a step: wake ropes that are touched (a force, a driven
+    /// particle, a moving collider nearby), apply wind drag as a force.
+    pub(crate) fn ropes_begin_step(&mut self) {
+        if self.ropes.is_empty() {
+            return;
+        }
+        let zero = RealOf::<S>::ZERO;
+        let moving: Vec<_> = self.colliders.values().filter(|c| c.is_moving()).filter_map(|c| c.swept_aabb()).collect();
+        let moving_unbounded = self.colliders.values().any(|c| c.is_moving() && c.swept_aabb().is_none());
+        let ps = &mut self.particles;
+        for r in self.ropes.values_mut() {
+            if r.sleeping {
+                let touched = r.idx.iter().any(|&k| {
+                    let k = k as usize;
+                    ps.target[k].is_some() || ps.force[k] != VecOf::<S>::ZERO
+                });
+                let near_moving = moving_unbounded || {
+                    let pad = VecOf::<S>::splat(r.radius + r.segment_length);
+                    let (mut lo, mut hi) = (ps.pos[r.idx[0] as usize], ps.pos[r.idx[0] as usize]);
+                    for &k in &r.idx {
+                        lo = lo.min_elem(ps.pos[k as usize]);
+                        hi = hi.max_elem(ps.pos[k as usize]);
+                    }
+                    let bb = crate::Aabb { min: lo - pad, max: hi + pad };
+                    moving.iter().any(|m| m.overlaps::<RealOf<S>>(&bb))
+                };
+                if touched || near_moving || r.drag > zero {
+                    r.sleeping = false;
+                    r.calm_steps = 0;
+                }
+            }
+            if r.drag > zero && !r.sleeping {
+                for &k in &r.idx {
+                    let k = k as usize;
+                    if ps.flags[k] & KINEMATIC == 0 {
+                        let f = (r.wind - ps.vel[k]) * r.drag;
+                        ps.force[k] += f;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Marks sleeping rope particles so the step skips them.
+    pub(crate) fn rope_sleeping_particles(&self, out: &mut Vec<bool>) {
+        out.clear();
+        out.resize(self.particles.pos.len(), false);
+        for r in self.ropes.values() {
+            if r.sleeping {
+                for &k in &r.idx {
+                    out[k as usize] = true;
+                }
+            }
+        }
+    }
+
+    /// The rope constraints for one iteration: the exact chain solve, bending, tethers.
+    pub(crate) fn solve_ropes(&mut self, ctx: &SubstepContext<RealOf<S>>, first: bool) {
+        let zero = RealOf::<S>::ZERO;
+        let ps = &mut self.particles;
+        let scratch = &mut self.rope_scratch;
+        for r in self.ropes.values_mut() {
+            if r.sleeping {
+                continue;
+            }
+            if first {
+                r.lambda.iter_mut().for_each(|l| *l = zero);
+                r.bend_lambda.iter_mut().for_each(|l| *l = zero);
+            }
+            solve_chain(&r.idx, &r.rest, &mut r.lambda, r.compliance, ps, ctx, scratch);
+            if let Some(bc) = r.bend_compliance {
+                for (j, w) in r.idx.windows(3).enumerate() {
+                    let mut c = Bending::new(w[0] as usize, w[1] as usize, w[2] as usize, r.bend_rest[j], bc);
+                    c.lambda = r.bend_lambda[j];
+                    c.solve(ps, ctx);
+                    r.bend_lambda[j] = c.lambda;
+                }
+            }
+            if r.tethers {
+                solve_rope_tethers(r, ps);
+            }
+        }
+    }
+
+    /// Span contacts against the colliders near each segment's particles.
+    pub(crate) fn detect_edge_contacts(&mut self, f1: RealOf<S>, sleeping: &[bool]) {
+        self.edge_contacts.clear();
+        if self.ropes.is_empty() || self.colliders.is_empty() {
+            return;
+        }
+        let ps = &self.particles;
+        let mut cands: Vec<u32> = Vec::new();
+        for r in self.ropes.values() {
+            if r.sleeping || !r.edge_collisions {
+                continue;
+            }
+            for w in r.idx.windows(2) {
+                let (a, b) = (w[0] as usize, w[1] as usize);
+                if sleeping[a] || (ps.inv_mass[a] == RealOf::<S>::ZERO && ps.inv_mass[b] == RealOf::<S>::ZERO) {
+                    continue;
+                }
+                cands.clear();
+                self.collider_candidates_of(a, &mut cands);
+                self.collider_candidates_of(b, &mut cands);
+                cands.sort_unstable();
+                cands.dedup();
+                let (xa, xb) = (ps.pos[a], ps.pos[b]);
+                let rv = VecOf::<S>::splat(r.radius);
+                let seg_box = crate::Aabb { min: xa.min_elem(xb) - rv, max: xa.max_elem(xb) + rv };
+                for &slot in &cands {
+                    let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { continue };
+                    if !ps.groups[a].test(col.groups) {
+                        continue;
+                    }
+                    if let Some(bb) = col.swept_aabb()
+                        && !bb.overlaps::<RealOf<S>>(&seg_box)
+                    {
+                        continue;
+                    }
+                    let (p1, r1) = col.pose_at(f1);
+                    let la = r1.inverse_rotate(xa - p1);
+                    let lb = r1.inverse_rotate(xb - p1);
+                    let Some((t, nl, ql)) = segment_contact(&col.shape, la, lb, r.radius) else { continue };
+                    let n = r1.rotate(nl);
+                    let q = p1 + r1.rotate(ql);
+                    let mu = match (r.friction, col.friction) {
+                        (Some(x), Some(y)) => (x * y).sqrt(),
+                        (Some(x), None) | (None, Some(x)) => x,
+                        (None, None) => self.def.friction,
+                    };
+                    self.edge_contacts.push(EdgeContact {
+                        a: a as u32,
+                        b: b as u32,
+                        t,
+                        normal: n,
+                        d: n.dot(q),
+                        dn: RealOf::<S>::ZERO,
+                        mu,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Projects span contacts, with Coulomb friction on the contact point's motion.
+    pub(crate) fn solve_edge_contacts(&mut self) {
+        let zero = RealOf::<S>::ZERO;
+        let one = RealOf::<S>::ONE;
+        let ps = &mut self.particles;
+        for c in &mut self.edge_contacts {
+            let (a, b) = (c.a as usize, c.b as usize);
+            let (wa, wb) = (ps.inv_mass[a], ps.inv_mass[b]);
+            let (ga, gb) = (one - c.t, c.t);
+            let w = ga * ga * wa + gb * gb * wb;
+            if w == zero {
+                continue;
+            }
+            let p = ps.pos[a] * ga + ps.pos[b] * gb;
+            let cval = c.normal.dot(p) - c.d;
+            if cval >= zero {
+                continue;
+            }
+            let dl = -cval / w;
+            ps.pos[a] += c.normal * (wa * ga * dl);
+            ps.pos[b] += c.normal * (wb * gb * dl);
+            c.dn += -cval;
+            if c.mu > zero {
+                // Motion of the contact point this substep, tangential part.
+                let p_now = ps.pos[a] * ga + ps.pos[b] * gb;
+                let p_prev = ps.prev[a] * ga + ps.prev[b] * gb;
+                let disp = p_now - p_prev;
+                let tang = disp - c.normal * c.normal.dot(disp);
+                let (tn, tl) = tang.normalize_and_length();
+                if tl > zero {
+                    // Stick inside the cone, else slide with the kinetic share.
+                    let cancel = if tl < c.mu * c.dn { tl } else { c.mu * c.dn };
+                    let dl_t = cancel / w;
+                    ps.pos[a] -= tn * (wa * ga * dl_t);
+                    ps.pos[b] -= tn * (wb * gb * dl_t);
+                }
+            }
+        }
+    }
+
+    /// End of step: tear overloaded segments, update sleep.
+    pub(crate) fn ropes_end_step(&mut self) {
+        if self.ropes.is_empty() {
+            return;
+        }
+        // Tearing: collect (rope, segment) where tension exceeds the threshold.
+        let mut tears = Vec::new();
+        for (h, r) in self.ropes.iter() {
+            if let Some(limit) = r.tear_tension {
+                if let Some(j) = (0..r.lambda.len()).find(|&j| self.lambda_to_force(-r.lambda[j]) > limit) {
+                    tears.push((RopeHandle(h), j));
+                }
+            }
+        }
+        for (h, j) in tears {
+            let _ = self.cut_rope(h, j);
+        }
+        let sleep_speed = RealOf::<S>::from_ratio(SLEEP_SPEED_RATIO.0, SLEEP_SPEED_RATIO.1);
+        let ps = &mut self.particles;
+        for r in self.ropes.values_mut() {
+            if r.sleeping {
+                continue;
+            }
+            let calm = r.idx.iter().all(|&k| {
+                let k = k as usize;
+                ps.flags[k] & ALIVE != 0
+                    && ps.target[k].is_none()
+                    && ps.vel[k].length_squared() < sleep_speed * sleep_speed
+            });
+            r.calm_steps = if calm { r.calm_steps + 1 } else { 0 };
+            if r.calm_steps >= SLEEP_AFTER_STEPS && r.drag == RealOf::<S>::ZERO {
+                r.sleeping = true;
+                for &k in &r.idx {
+                    ps.vel[k as usize] = VecOf::<S>::ZERO;
+                }
+            }
+        }
+    }
+}
+
+/// Tethers from every free particle to the nearest pinned particle along the rope on
+/// each side, with the rest length between them (long-range attachments).
+fn solve_rope_tethers<S: Space>(r: &Rope<S>, ps: &mut crate::particle::ParticleSet<S>) {
+    let n = r.idx.len();
+    let zero = RealOf::<S>::ZERO;
+    // Forward pass: nearest pin before i; backward pass: nearest pin after i.
+    for dir in [false, true] {
+        let mut anchor: Option<usize> = None;
+        let mut arc = zero;
+        for s in 0..n {
+            let i = if dir { n - 1 - s } else { s };
+            let k = r.idx[i] as usize;
+            if let Some(ai) = anchor {
+                let seg = if dir { r.rest[i] } else { r.rest[i - 1] };
+                arc += seg;
+                if ps.inv_mass[k] > zero {
+                    let anchor_pos = ps.pos[r.idx[ai] as usize];
+                    let d = ps.pos[k] - anchor_pos;
+                    if d.length_squared() > arc * arc {
+                        let (nv, len) = d.normalize_and_length();
+                        ps.pos[k] -= nv * (len - arc);
+                    }
+                }
+            }
+            if ps.inv_mass[k] == zero {
+                anchor = Some(i);
+                arc = zero;
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Tearing and cutting: a rope splits into two ropes that both keep simulating.
+//!
+//! Cutting segment `j` of a rope with particles `0 … n` leaves the particles `0 … j` as
+//! the original rope and makes `j+1 … n` a new rope with the same material; the segment
+//! itself (its rest length and multiplier) is dropped. Particles and their velocities are
+//! untouched, so the pieces fly apart with the momentum they had. Tearing is a cut made
+//! by the step when a segment's tension exceeds the rope's `tear_tension`.
+
+use super::{Rope, RopeHandle};
+use crate::SinewError;
+use crate::space::Space;
+use crate::world::World;
+
+impl<S: Space> World<S> {
+    /// Cuts segment `segment` (0-based from the start). Returns the handle of the new
+    /// piece (the part after the cut), or `None` when that part is a single particle,
+    /// which is then left as a free particle.
+    pub fn cut_rope(&mut self, h: RopeHandle, segment: usize) -> Result<Option<RopeHandle>, SinewError> {
+        let rope = self.rope_mut(h)?;
+        if segment >= rope.rest.len() {
+            return Err(SinewError::InvalidParameter { what: "rope segment", reason: "index out of range" });
+        }
+        rope.sleeping = false;
+        rope.calm_steps = 0;
+        let tail_particles = rope.particles.split_off(segment + 1);
+        let tail_idx = rope.idx.split_off(segment + 1);
+        let mut tail_rest = rope.rest.split_off(segment);
+        tail_rest.remove(0);
+        let mut tail_lambda = rope.lambda.split_off(segment);
+        tail_lambda.remove(0);
+        let keep_bends = segment.saturating_sub(1).min(rope.bend_rest.len());
+        let mut tail_bend_rest = rope.bend_rest.split_off(keep_bends);
+        let mut tail_bend_lambda = rope.bend_lambda.split_off(keep_bends);
+        // Bends spanning the cut (centred on particles `segment` and `segment + 1`) go.
+        let drop = 2.min(tail_bend_rest.len());
+        tail_bend_rest.drain(..drop);
+        tail_bend_lambda.drain(..drop);
+        let piece = Rope {
+            particles: tail_particles,
+            idx: tail_idx,
+            rest: tail_rest,
+            lambda: tail_lambda,
+            bend_rest: tail_bend_rest,
+            bend_lambda: tail_bend_lambda,
+            ..rope.clone_material()
+        };
+        let head_empty = rope.rest.is_empty();
+        let piece_handle = if piece.rest.is_empty() { None } else { Some(RopeHandle(self.ropes.insert(piece))) };
+        if head_empty {
+            // The head is a lone particle: no longer a rope.
+            self.ropes.remove(h.0);
+        }
+        Ok(piece_handle)
+    }
+}
+
+impl<S: Space> Rope<S> {
+    /// A rope with this one's material and no particles.
+    fn clone_material(&self) -> Self {
+        Self {
+            particles: Vec::new(),
+            idx: Vec::new(),
+            rest: Vec::new(),
+            lambda: Vec::new(),
+            bend_lambda: Vec::new(),
+            bend_rest: Vec::new(),
+            segment_length: self.segment_length,
+            density: self.density,
+            compliance: self.compliance,
+            bend_compliance: self.bend_compliance,
+            tethers: self.tethers,
+            radius: self.radius,
+            friction: self.friction,
+            tear_tension: self.tear_tension,
+            edge_collisions: self.edge_collisions,
+            wind: self.wind,
+            drag: self.drag,
+            sleeping: false,
+            calm_steps: 0,
+        }
+    }
+}
