@@ -14,6 +14,22 @@ use harness::{Sim, Variant};
 use sinew_peers::{chain_stretch, scenario};
 
 fn main() {
+    let sinew = sinew::World3::new(sinew::WorldDef::default()).expect("world");
+    let sinew = sinew.def();
+    println!("sinew  WorldDef::default(): {} substeps x {} iteration(s)", sinew.substeps, sinew.iterations);
+    let ip = rapier3d::prelude::IntegrationParameters::default();
+    let soft = rapier3d::prelude::SoftBodyParticleSettings::default();
+    println!(
+        "rapier IntegrationParameters::default(): dt {:.5} s, num_solver_iterations {} (substeps), \
+         num_internal_pgs_iterations {} + soft-body additional_pgs_iterations {}, \
+         num_internal_stabilization_iterations {}",
+        ip.dt,
+        ip.num_solver_iterations,
+        ip.num_internal_pgs_iterations,
+        soft.additional_pgs_iterations,
+        ip.num_internal_stabilization_iterations
+    );
+    println!();
     println!("{:<26} {:>12} {:>12} {:>22}", "variant", "worst %", "final %", "free end at 2 s (m)");
     let mut positions = Vec::with_capacity(scenario::PARTICLES);
     for variant in Variant::ALL {

@@ -11,7 +11,13 @@
 //! - `sinew/distances`: plain distances, default `ConstraintOrder::Sequential`;
 //! - `sinew/distances+tethers`: the same plus a `TetherDef` from every free particle to the
 //!   pin, with its rest distance along the chain;
-//! - `sinew/distances-coloured`: plain distances with `ConstraintOrder::Coloured`.
+//! - `sinew/distances-coloured`: plain distances with `ConstraintOrder::Coloured`;
+//! - `sinew/rope`: the dedicated rope type, `World::add_rope` with
+//!   `RopeDef::between(start, end).segments(100).mass(1.0).radius(0.01).pin_start()` and its
+//!   other defaults (exact O(n) chain solve each substep, tethers to the pin, no bending; span
+//!   collisions on, but there are no colliders). Its mass is spread by the length each
+//!   particle represents, so the two end particles weigh half as much as the others (the
+//!   other variants give all 101 particles 1/101 kg).
 //!
 //! # Rapier 0.36
 //!
@@ -33,6 +39,7 @@
 
 use rapier3d::prelude as rp;
 use sinew::prelude::*;
+use sinew::{RopeDef, RopeHandle};
 use sinew_peers::scenario::{self, DT, PARTICLE_MASS, PARTICLES, RADIUS, SEGMENT};
 
 /// One engine configuration.
@@ -44,6 +51,8 @@ pub enum Variant {
     SinewTethers,
     /// Sinew, rigid distances, coloured order.
     SinewColoured,
+    /// Sinew's rope type (`sinew::rope`).
+    SinewRope,
     /// Rapier's soft-body rope, default material.
     RapierRopeDefault,
     /// Rapier's soft-body rope, edges at 1000 Hz.
@@ -54,10 +63,11 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in report order.
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 7] = [
         Variant::SinewDistances,
         Variant::SinewTethers,
         Variant::SinewColoured,
+        Variant::SinewRope,
         Variant::RapierRopeDefault,
         Variant::RapierRopeStiff,
         Variant::RapierRopeStiffNoBend,
@@ -69,6 +79,7 @@ impl Variant {
             Variant::SinewDistances => "sinew/distances",
             Variant::SinewTethers => "sinew/distances+tethers",
             Variant::SinewColoured => "sinew/distances-coloured",
+            Variant::SinewRope => "sinew/rope",
             Variant::RapierRopeDefault => "rapier/rope-default",
             Variant::RapierRopeStiff => "rapier/rope-stiff",
             Variant::RapierRopeStiffNoBend => "rapier/rope-stiff-nobend",
@@ -78,8 +89,10 @@ impl Variant {
 
 /// A built rope world of one engine.
 pub enum Sim {
-    /// Sinew.
+    /// Sinew, particles and constraints (rope order = slot order).
     Sinew(Box<World3>),
+    /// Sinew, a rope: the world and the rope's handle.
+    SinewRope(Box<World3>, RopeHandle),
     /// Rapier: the world and the rope's handle.
     Rapier(Box<rp::PhysicsWorld>, rp::SoftBodyHandle),
 }
@@ -91,6 +104,7 @@ impl Sim {
             Variant::SinewDistances => sinew_rope(ConstraintOrder::Sequential, false),
             Variant::SinewTethers => sinew_rope(ConstraintOrder::Sequential, true),
             Variant::SinewColoured => sinew_rope(ConstraintOrder::Coloured, false),
+            Variant::SinewRope => sinew_rope_type(),
             Variant::RapierRopeDefault => rapier_rope(None, true),
             Variant::RapierRopeStiff => rapier_rope(Some(STIFF), true),
             Variant::RapierRopeStiffNoBend => rapier_rope(Some(STIFF), false),
@@ -100,7 +114,7 @@ impl Sim {
     /// Advances one 1/60 s step.
     pub fn step(&mut self) {
         match self {
-            Sim::Sinew(w) => {
+            Sim::Sinew(w) | Sim::SinewRope(w, _) => {
                 w.step(DT).expect("sinew step");
             }
             Sim::Rapier(w, _) => w.step(),
@@ -112,6 +126,13 @@ impl Sim {
         out.clear();
         match self {
             Sim::Sinew(w) => out.extend(w.particles().positions().iter().map(|p| [p.x, p.y, p.z])),
+            Sim::SinewRope(w, h) => {
+                let rope = w.rope(*h).expect("rope");
+                out.extend(rope.particles().iter().map(|&p| {
+                    let p = w.particles().position(p).expect("rope particle");
+                    [p.x, p.y, p.z]
+                }));
+            }
             Sim::Rapier(w, h) => out.extend(w.soft_bodies[*h].particle_positions().map(|p| [p.x, p.y, p.z])),
         }
     }
@@ -138,6 +159,21 @@ fn sinew_rope(constraint_order: ConstraintOrder, tethers: bool) -> Sim {
 
 /// Rapier's stiffest useful edge setting (see the module docs).
 const STIFF: rp::SpringCoefficients<f32> = rp::SpringCoefficients { natural_frequency: 1000.0, damping_ratio: 1.0 };
+
+fn sinew_rope_type() -> Sim {
+    let mut w = World3::new(WorldDef::default()).expect("world");
+    let at = |i: usize| {
+        let [x, y, z] = scenario::initial_position(i);
+        Vec3::new(x, y, z)
+    };
+    let def = RopeDef::between(at(0), at(PARTICLES - 1))
+        .segments(scenario::SEGMENTS)
+        .mass(scenario::TOTAL_MASS)
+        .radius(RADIUS)
+        .pin_start();
+    let h = w.add_rope(&def).expect("rope");
+    Sim::SinewRope(Box::new(w), h)
+}
 
 fn rapier_rope(edge_softness: Option<rp::SpringCoefficients<f32>>, bending: bool) -> Sim {
     let mut world = rp::PhysicsWorld::new();

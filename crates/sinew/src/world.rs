@@ -32,10 +32,10 @@ use crate::constraint::{
 use crate::driver::{DriverDef, DriverHandle, KeyframeDriver};
 use crate::math::{Real, Rotation, Vector};
 use crate::particle::{ALIVE, COLLIDES, KINEMATIC, ParticleDef, ParticleHandle, ParticleSet, check_finite};
-use crate::space::{RealOf, RotOf, Space, VecOf};
+use crate::rope::Rope;
 use crate::rope::api::EdgeContact;
 use crate::rope::chain::ChainScratch;
-use crate::rope::Rope;
+use crate::space::{RealOf, RotOf, Space, VecOf};
 use crate::{Aabb, SinewError};
 
 /// World settings.
@@ -221,6 +221,9 @@ struct Scratch<S: Space> {
     cand_of: Vec<u32>,
     /// Per particle slot: belongs to a sleeping rope.
     sleeping: Vec<bool>,
+    /// Per particle slot: extra broad-phase reach (m) — a rope span can touch colliders
+    /// up to a segment away from its particles.
+    pub(crate) extra_reach: Vec<RealOf<S>>,
 }
 
 impl<S: Space> World<S> {
@@ -737,8 +740,10 @@ impl<S: Space> World<S> {
     /// kinematic particles, and the start positions.
     fn prepare_step(&mut self, h: RealOf<S>) {
         let mut sleeping = core::mem::take(&mut self.scratch.sleeping);
-        self.rope_sleeping_particles(&mut sleeping);
+        let mut extra = core::mem::take(&mut self.scratch.extra_reach);
+        self.rope_particle_flags(&mut sleeping, &mut extra);
         self.scratch.sleeping = sleeping;
+        self.scratch.extra_reach = extra;
         let ps = &self.particles;
         let sc = &mut self.scratch;
         let g = self.def.gravity;
@@ -850,7 +855,8 @@ impl<S: Space> World<S> {
             sc.cand_of[k] = j as u32;
             let reach = (ps.vel[k].length() + sc.dv[k].length() * nsub) * dt * RealOf::<S>::TWO;
             let margin = reach + RealOf::<S>::from_ratio(1, 100);
-            let mv = VecOf::<S>::splat(margin + ps.radius[k]);
+            let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
+            let mv = VecOf::<S>::splat(margin + ps.radius[k] + extra);
             let q = Aabb { min: ps.pos[k] - mv, max: ps.pos[k] + mv };
             self.broad_phase.query::<RealOf<S>>(&q, &mut sc.query_buf);
             sc.cand_start.push(sc.cand_items.len() as u32);

@@ -1,6 +1,6 @@
 //! The world's rope API and the rope parts of the step.
 
-use super::chain::solve_chain;
+use super::chain::{ChainRef, solve_chain};
 use super::edge::segment_contact;
 use super::{Rope, RopeDef, RopeHandle, RopePoint};
 use crate::SinewError;
@@ -26,6 +26,8 @@ pub(crate) struct EdgeContact<S: Space> {
 /// before sleeping (steps).
 const SLEEP_SPEED_RATIO: (i32, i32) = (1, 100);
 const SLEEP_AFTER_STEPS: u32 = 60;
+/// Most Newton steps of the chain solve per substep and iteration.
+const MAX_NEWTON_STEPS: u32 = 4;
 
 impl<S: Space> World<S> {
     /// Adds a rope: particles along `def.points`, the chain, optional bending and tethers.
@@ -206,14 +208,22 @@ impl<S: Space> World<S> {
         }
     }
 
-    /// Marks sleeping rope particles so the step skips them.
-    pub(crate) fn rope_sleeping_particles(&self, out: &mut Vec<bool>) {
-        out.clear();
-        out.resize(self.particles.pos.len(), false);
+    /// Per particle slot: whether it belongs to a sleeping rope (the step skips it), and
+    /// how far beyond itself its spans reach (the broad phase grows its box by that).
+    pub(crate) fn rope_particle_flags(&self, sleeping: &mut Vec<bool>, extra_reach: &mut Vec<RealOf<S>>) {
+        let n = self.particles.pos.len();
+        sleeping.clear();
+        sleeping.resize(n, false);
+        extra_reach.clear();
+        extra_reach.resize(n, RealOf::<S>::ZERO);
         for r in self.ropes.values() {
-            if r.sleeping {
-                for &k in &r.idx {
-                    out[k as usize] = true;
+            for (i, &k) in r.idx.iter().enumerate() {
+                let k = k as usize;
+                sleeping[k] = r.sleeping;
+                if r.edge_collisions {
+                    let left = if i > 0 { r.rest[i - 1] } else { RealOf::<S>::ZERO };
+                    let right = r.rest.get(i).copied().unwrap_or(RealOf::<S>::ZERO);
+                    extra_reach[k] = left.max(right);
                 }
             }
         }
@@ -222,6 +232,7 @@ impl<S: Space> World<S> {
     /// The rope constraints for one iteration: the exact chain solve, bending, tethers.
     pub(crate) fn solve_ropes(&mut self, ctx: &SubstepContext<RealOf<S>>, first: bool) {
         let zero = RealOf::<S>::ZERO;
+        let tolerance = RealOf::<S>::from_ratio(1, 10_000);
         let ps = &mut self.particles;
         let scratch = &mut self.rope_scratch;
         for r in self.ropes.values_mut() {
@@ -232,7 +243,14 @@ impl<S: Space> World<S> {
                 r.lambda.iter_mut().for_each(|l| *l = zero);
                 r.bend_lambda.iter_mut().for_each(|l| *l = zero);
             }
-            solve_chain(&r.idx, &r.rest, &mut r.lambda, r.compliance, ps, ctx, scratch);
+            // Newton steps until converged (see `chain`): usually one.
+            for _ in 0..MAX_NEWTON_STEPS {
+                let chain = ChainRef { idx: &r.idx, rest: &r.rest, lambda: &mut r.lambda, compliance: r.compliance };
+                let worst = solve_chain(chain, ps, ctx, scratch, tolerance);
+                if worst <= tolerance || r.compliance > zero {
+                    break;
+                }
+            }
             if let Some(bc) = r.bend_compliance {
                 for (j, w) in r.idx.windows(3).enumerate() {
                     let mut c = Bending::new(w[0] as usize, w[1] as usize, w[2] as usize, r.bend_rest[j], bc);

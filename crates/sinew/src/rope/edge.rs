@@ -22,7 +22,7 @@ use crate::space::{RealOf, Space, VecOf};
 
 /// Segment parameter margin: deepest points closer than this to an end are left to the
 /// particle contact there.
-const END_MARGIN_RATIO: (i32, i32) = (1, 50);
+const END_MARGIN_RATIO: (i32, i32) = (1, 1000);
 
 /// Closest points between segments `p0–p1` and `q0–q1`: parameters `(s, t)` in `[0, 1]`
 /// (Ericson, *Real-Time Collision Detection*, §5.1.9).
