@@ -485,6 +485,12 @@ fn link_width(list: &DrawList, view: &View) -> f32 {
     (median * 0.3).clamp(1.0, 2.5)
 }
 
+/// Rope curve width: the rope's diameter on screen, at least 2.5 px so thin ropes show.
+fn curve_width(view: &View, radius: f64) -> f32 {
+    let w = if radius.is_finite() { (2.0 * radius * view.scale) as f32 } else { 0.0 };
+    w.clamp(2.5, 40.0)
+}
+
 fn dot_radius(view: &View, radius: f64, pinned: bool) -> f32 {
     let r = if radius.is_finite() { (radius * view.scale) as f32 } else { 0.0 };
     r.max(if pinned { 3.5 } else { 2.0 }).min(1e5)
@@ -557,10 +563,16 @@ fn draw_2d(list: &DrawList, view: &View, trails: Option<&Trails>, pixmap: &mut P
         }
     }
     stroke_path(pixmap, pb, ROPE, 255, link_width(list, view));
+    for c in &list.curves {
+        let pts: Vec<[f64; 3]> = c.points.iter().copied().filter(|p| finite3(*p)).collect();
+        let mut pb = PathBuilder::new();
+        polyline(&mut pb, view, &pts, false);
+        stroke_path(pixmap, pb, ROPE, 255, curve_width(view, c.radius));
+    }
     for pinned in [false, true] {
         let mut pb = PathBuilder::new();
         let mut big = PathBuilder::new();
-        for p in list.particles.iter().filter(|p| p.pinned == pinned && finite3(p.pos)) {
+        for p in list.particles.iter().filter(|p| p.pinned == pinned && !p.hidden && finite3(p.pos)) {
             let q = view.project(p.pos);
             let r = dot_radius(view, p.radius, pinned);
             pb.push_circle(q[0], q[1], r);
@@ -612,6 +624,7 @@ fn polyline(pb: &mut PathBuilder, view: &View, pts: &[[f64; 3]], closed: bool) {
 /// Something drawn in depth order in 3D.
 enum Item {
     Segment([f64; 3], [f64; 3]),
+    Curve([f64; 3], [f64; 3], f32),
     Link(usize, usize),
     Particle(usize),
 }
@@ -679,8 +692,16 @@ fn draw_3d(list: &DrawList, view: &View, trails: Option<&Trails>, pixmap: &mut P
             items.push((view.depth(mid(list.particles[a].pos, list.particles[b].pos)), Item::Link(a, b)));
         }
     }
+    for c in &list.curves {
+        let w = curve_width(view, c.radius);
+        for pair in c.points.windows(2) {
+            if finite3(pair[0]) && finite3(pair[1]) {
+                items.push((view.depth(mid(pair[0], pair[1])), Item::Curve(pair[0], pair[1], w)));
+            }
+        }
+    }
     for (i, p) in list.particles.iter().enumerate() {
-        if finite3(p.pos) {
+        if finite3(p.pos) && !p.hidden {
             // Pins go on top of everything so the links attached to them never hide them.
             let depth = if p.pinned { f64::INFINITY } else { view.depth(p.pos) };
             items.push((depth, Item::Particle(i)));
@@ -698,6 +719,12 @@ fn draw_3d(list: &DrawList, view: &View, trails: Option<&Trails>, pixmap: &mut P
                 pb.move_to(qa[0], qa[1]);
                 pb.line_to(qb[0], qb[1]);
                 stroke_path(pixmap, pb, fade(COLLIDER_EDGE, t), 255, 1.3);
+            }
+            Item::Curve(a, b, w) => {
+                let (qa, qb) = (view.project(a), view.project(b));
+                pb.move_to(qa[0], qa[1]);
+                pb.line_to(qb[0], qb[1]);
+                stroke_path(pixmap, pb, fade(ROPE, t), 255, w);
             }
             Item::Link(a, b) => {
                 let (qa, qb) = (view.project(list.particles[a].pos), view.project(list.particles[b].pos));

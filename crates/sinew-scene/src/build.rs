@@ -4,7 +4,7 @@ use crate::spec::{ColliderSpec, SceneSpec, ShapeSpec};
 use crate::{SceneError, SceneSpace};
 use sinew::{
     AttachmentDef, BendingDef, ColliderDef, DistanceDef, DriverDef, InteractionGroups, ParticleDef, ParticleHandle,
-    Real, RealOf, Shape, Space, TetherDef, VecOf, Vector, World, WorldDef,
+    Real, RealOf, RopeDef, RopeEnd, RopeHandle, Shape, Space, TetherDef, VecOf, Vector, World, WorldDef,
 };
 
 /// A built scene: the world plus what the runner needs to report and draw it.
@@ -12,12 +12,99 @@ use sinew::{
 pub struct BuiltScene<S: Space> {
     /// The world.
     pub world: World<S>,
-    /// Particles in scene order.
+    /// Particles by global index: the file's particles, then rope particles rope by rope,
+    /// then particles created while running (reeling) in order of creation. Removed
+    /// particles keep their index.
     pub particles: Vec<ParticleHandle>,
+    /// Last known position per global index (what is reported for removed particles).
+    pub last_pos: Vec<VecOf<S>>,
     /// Fixed time step (s).
     pub dt: f64,
     /// Links to draw (scene particle indices).
     pub links: Vec<(usize, usize)>,
+    /// Ropes created by the file, with their reel schedules.
+    pub ropes: Vec<SceneRope<S>>,
+    /// Particle slot → (generation, global index).
+    slot_map: Vec<Option<(u32, usize)>>,
+}
+
+/// A rope from the scene file.
+#[derive(Clone, Debug)]
+pub struct SceneRope<S: Space> {
+    /// Its handle (the first piece if it tears).
+    pub handle: RopeHandle,
+    /// `(time, rest length)` schedule.
+    pub reel: Vec<(RealOf<S>, RealOf<S>)>,
+    /// End the reel acts on.
+    pub reel_end: RopeEnd,
+}
+
+impl<S: Space> BuiltScene<S> {
+    /// Global index of a live particle, registering particles created while running.
+    pub fn global_index(&mut self, h: ParticleHandle) -> usize {
+        let slot = h.index();
+        if self.slot_map.len() <= slot {
+            self.slot_map.resize(slot + 1, None);
+        }
+        if let Some((generation, g)) = self.slot_map[slot]
+            && generation == h.0.generation
+        {
+            return g;
+        }
+        let g = self.particles.len();
+        self.particles.push(h);
+        self.last_pos.push(self.world.particles().position(h).unwrap_or(VecOf::<S>::ZERO));
+        self.slot_map[slot] = Some((h.0.generation, g));
+        g
+    }
+
+    /// Global index of a particle, if it has one.
+    #[must_use]
+    pub fn global_of(&self, h: ParticleHandle) -> Option<usize> {
+        match self.slot_map.get(h.index()) {
+            Some(Some((generation, g))) if *generation == h.0.generation => Some(*g),
+            _ => None,
+        }
+    }
+
+    /// After a step: registers new rope particles and records positions.
+    pub fn sync(&mut self) {
+        let handles: Vec<ParticleHandle> =
+            self.world.ropes().flat_map(|(_, r)| r.particles().iter().copied()).collect();
+        for h in handles {
+            self.global_index(h);
+        }
+        for (g, &h) in self.particles.iter().enumerate() {
+            if let Some(p) = self.world.particles().position(h) {
+                self.last_pos[g] = p;
+            }
+        }
+    }
+
+    /// Applies the reel schedules for time `t` (before stepping to it).
+    pub fn apply_reels(&mut self, t: RealOf<S>) -> Result<(), sinew::SinewError> {
+        for r in &self.ropes {
+            if r.reel.is_empty() || self.world.rope(r.handle).is_none() {
+                continue;
+            }
+            let len = sample_schedule(&r.reel, t);
+            self.world.set_rope_length(r.handle, r.reel_end, len)?;
+        }
+        Ok(())
+    }
+}
+
+fn sample_schedule<R: Real>(keys: &[(R, R)], t: R) -> R {
+    if t <= keys[0].0 {
+        return keys[0].1;
+    }
+    for w in keys.windows(2) {
+        if t <= w[1].0 {
+            let f = (t - w[0].0) / (w[1].0 - w[0].0);
+            return w[0].1 + (w[1].1 - w[0].1) * f;
+        }
+    }
+    keys[keys.len() - 1].1
 }
 
 pub(crate) fn err(path: impl Into<String>, message: impl Into<String>) -> SceneError {
@@ -135,6 +222,14 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
         handles.push(world.add_particle(&d).map_err(|e| sinew_err(&path, e))?);
     }
 
+    let mut ropes = Vec::new();
+    for (i, r) in spec.ropes.iter().enumerate() {
+        let path = format!("ropes[{i}]");
+        let (handle, reel, reel_end) = rope::<S>(&path, r, &mut world)?;
+        handles.extend_from_slice(world.rope(handle).map(|r| r.particles()).unwrap_or(&[]));
+        ropes.push(SceneRope { handle, reel, reel_end });
+    }
+
     let mut links = Vec::new();
     for (i, c) in spec.distances.iter().enumerate() {
         let path = format!("distances[{i}]");
@@ -219,11 +314,19 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
             keys,
             release: d.release.unwrap_or(false),
             release_mass: real::<S>(release_mass),
+            relative: d.relative.unwrap_or(false),
         };
         world.add_driver(&def).map_err(|e| sinew_err(&path, e))?;
     }
 
-    Ok(BuiltScene { world, particles: handles, dt, links })
+    let last_pos = handles.iter().map(|&h| world.particles().position(h).unwrap_or(VecOf::<S>::ZERO)).collect();
+    let mut built =
+        BuiltScene { world, particles: Vec::new(), last_pos: Vec::new(), dt, links, ropes, slot_map: Vec::new() };
+    for h in handles {
+        built.global_index(h);
+    }
+    built.last_pos = last_pos;
+    Ok(built)
 }
 
 /// Keys each shape accepts besides the common friction / restitution overrides.
@@ -320,4 +423,108 @@ pub(crate) fn common_shape<S: Space>(
         }
         _ => return Ok(None),
     }))
+}
+
+fn rope<S: Space>(
+    path: &str,
+    r: &crate::spec::RopeSpec,
+    world: &mut World<S>,
+) -> Result<(RopeHandle, Vec<(RealOf<S>, RealOf<S>)>, RopeEnd), SceneError> {
+    let mut points = Vec::with_capacity(r.points.len());
+    for (k, p) in r.points.iter().enumerate() {
+        points.push(vector::<S>(&format!("{path}.points[{k}]"), p)?);
+    }
+    if points.len() < 2 {
+        return Err(err(format!("{path}.points"), "needs at least 2 points"));
+    }
+    let mut def = RopeDef::<S>::along(points);
+    if let Some(n) = r.segments {
+        if !(1..=100_000).contains(&n) {
+            return Err(err(format!("{path}.segments"), "must be an integer in 1..=100000"));
+        }
+        def.segments = Some(n as usize);
+    }
+    if let Some(l) = r.segment_length {
+        if r.segments.is_some() {
+            return Err(err(format!("{path}.segment_length"), "give either `segments` or `segment_length`"));
+        }
+        def.segment_length = real::<S>(positive(&format!("{path}.segment_length"), l)?);
+    }
+    if let Some(m) = r.mass {
+        def.mass = real::<S>(positive(&format!("{path}.mass"), m)?);
+    }
+    if let Some(x) = r.radius {
+        def.radius = real::<S>(non_negative(&format!("{path}.radius"), x)?);
+    }
+    if let Some(x) = r.compliance {
+        def.compliance = real::<S>(non_negative(&format!("{path}.compliance"), x)?);
+    }
+    if let Some(x) = r.bend_compliance {
+        def.bend_compliance = Some(real::<S>(non_negative(&format!("{path}.bend_compliance"), x)?));
+    }
+    if let Some(x) = r.friction {
+        def.friction = Some(real::<S>(non_negative(&format!("{path}.friction"), x)?));
+    }
+    if let Some(x) = r.tear_tension {
+        def.tear_tension = Some(real::<S>(positive(&format!("{path}.tear_tension"), x)?));
+    }
+    if let Some(x) = r.gravity_scale {
+        def.gravity_scale = real::<S>(finite(&format!("{path}.gravity_scale"), x)?);
+    }
+    def.tethers = r.tethers.unwrap_or(true);
+    def.edge_collisions = r.edge_collisions.unwrap_or(true);
+    let mut pin_indices = Vec::new();
+    for (k, p) in r.pin.iter().enumerate() {
+        let pp = format!("{path}.pin[{k}]");
+        match p {
+            serde_json::Value::String(s) if s == "start" => def.pin_start = true,
+            serde_json::Value::String(s) if s == "end" => def.pin_end = true,
+            serde_json::Value::Number(n) => match n.as_i64() {
+                Some(i) if i >= 0 => pin_indices.push((pp, i as usize)),
+                _ => return Err(err(pp, "must be \"start\", \"end\" or a particle index ≥ 0")),
+            },
+            _ => return Err(err(pp, "must be \"start\", \"end\" or a particle index ≥ 0")),
+        }
+    }
+    let handle = world.add_rope(&def).map_err(|e| err(path, e.to_string()))?;
+    let particles: Vec<ParticleHandle> = world.rope(handle).map(|r| r.particles().to_vec()).unwrap_or_default();
+    if let Some(v) = &r.velocity {
+        let v = vector::<S>(&format!("{path}.velocity"), v)?;
+        for &h in &particles {
+            world.particles_mut().set_velocity(h, v).map_err(|e| err(format!("{path}.velocity"), e.to_string()))?;
+        }
+    }
+    for (pp, i) in pin_indices {
+        let h = *particles
+            .get(i)
+            .ok_or_else(|| err(&pp, format!("rope particle {i} out of range (rope has {})", particles.len())))?;
+        world.particles_mut().pin(h).map_err(|e| err(&pp, e.to_string()))?;
+    }
+    if let Some(w) = &r.wind {
+        let wind = vector::<S>(&format!("{path}.wind"), w)?;
+        let drag = real::<S>(non_negative(&format!("{path}.drag"), r.drag.unwrap_or(0.0))?);
+        world.set_rope_wind(handle, wind, drag).map_err(|e| err(path, e.to_string()))?;
+    } else if r.drag.is_some() {
+        return Err(err(format!("{path}.drag"), "needs `wind`"));
+    }
+    let mut reel = Vec::new();
+    if let Some(keys) = &r.reel {
+        if keys.is_empty() {
+            return Err(err(format!("{path}.reel"), "needs at least one [time, length] key"));
+        }
+        for (k, (t, l)) in keys.iter().enumerate() {
+            let kp = format!("{path}.reel[{k}]");
+            let t = finite(&format!("{kp}[0]"), *t)?;
+            if k > 0 && t <= keys[k - 1].0 {
+                return Err(err(format!("{kp}[0]"), "times must be strictly increasing"));
+            }
+            reel.push((real::<S>(t), real::<S>(positive(&format!("{kp}[1]"), *l)?)));
+        }
+    }
+    let reel_end = match r.reel_end.as_deref() {
+        None | Some("start") => RopeEnd::Start,
+        Some("end") => RopeEnd::End,
+        Some(_) => return Err(err(format!("{path}.reel_end"), "must be \"start\" or \"end\"")),
+    };
+    Ok((handle, reel, reel_end))
 }

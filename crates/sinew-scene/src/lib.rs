@@ -14,7 +14,7 @@ mod build;
 mod dims;
 pub mod spec;
 
-pub use build::BuiltScene;
+pub use build::{BuiltScene, SceneRope};
 pub use dims::SceneSpace;
 
 use sinew::{Fx, Real, RealOf, Space2, Space3, VecOf, Vector};
@@ -76,6 +76,17 @@ pub struct DrawList {
     pub outlines: Vec<Outline>,
     /// Half-spaces as `(unit normal, offset)`: free side `n·x ≥ offset`.
     pub planes: Vec<([f64; 3], f64)>,
+    /// Ropes as smooth curves (Catmull–Rom through their particles).
+    pub curves: Vec<Curve>,
+}
+
+/// A rope drawn as a smooth curve.
+#[derive(Clone, Debug)]
+pub struct Curve {
+    /// Points along the curve.
+    pub points: Vec<[f64; 3]>,
+    /// Rope radius (m).
+    pub radius: f64,
 }
 
 /// A particle to draw.
@@ -87,6 +98,8 @@ pub struct DrawParticle {
     pub radius: f64,
     /// Pinned or driven.
     pub pinned: bool,
+    /// Not drawn as a dot (removed, or part of a rope drawn as a curve).
+    pub hidden: bool,
 }
 
 /// A polyline.
@@ -162,33 +175,76 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
     }
     fn step(&mut self) -> Result<(), SceneError> {
         let dt = RealOf::<S>::from_f64(self.scene.dt);
-        self.scene.world.step(dt).map(|_| ()).map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })
+        let t_end = self.scene.world.time() + dt;
+        self.scene.apply_reels(t_end).map_err(|e| SceneError { path: "ropes".into(), message: e.to_string() })?;
+        self.scene.world.step(dt).map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
+        self.scene.sync();
+        Ok(())
     }
     fn write_frame_json(&self, out: &mut String) {
         let w = &self.scene.world;
         let _ = write!(out, "{{\"frame\":{},\"time\":", w.step_count());
         w.time().write_json(out);
         out.push_str(",\"particles\":[");
-        for (i, &h) in self.scene.particles.iter().enumerate() {
+        for (i, p) in self.scene.last_pos.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            // Scene particles are never removed by the scene runner, so the handle is live.
-            let p = w.particles().position(h).unwrap_or(VecOf::<S>::ZERO);
-            Self::write_vec(out, p);
+            Self::write_vec(out, *p);
         }
-        let _ = write!(out, "],\"hash\":\"{:016x}\"}}", w.state_hash());
+        out.push(']');
+        if !self.scene.ropes.is_empty() {
+            out.push_str(",\"ropes\":[");
+            let mut first = true;
+            for (h, rope) in w.ropes() {
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                out.push_str("{\"indices\":[");
+                for (k, &p) in rope.particles().iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    let g = self.scene.global_of(p).map_or(-1, |g| g as i64);
+                    let _ = write!(out, "{g}");
+                }
+                out.push_str("],\"length\":");
+                rope.rest_length().write_json(out);
+                out.push_str(",\"tension\":[");
+                for (k, t) in w.rope_tensions(h).unwrap_or_default().into_iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    t.write_json(out);
+                }
+                out.push_str("]}");
+            }
+            out.push(']');
+        }
+        let _ = write!(out, ",\"hash\":\"{:016x}\"}}", w.state_hash());
     }
     fn draw(&self) -> DrawList {
         let w = &self.scene.world;
         let ps = w.particles();
         let mut d = DrawList { dim: S::DIM, ..DrawList::default() };
-        for &h in &self.scene.particles {
-            let p = ps.position(h).unwrap_or(VecOf::<S>::ZERO);
+        let mut in_rope = vec![false; ps.slot_count()];
+        for (_, r) in w.ropes() {
+            for &h in r.particles() {
+                in_rope[h.index()] = true;
+            }
+            let pts: Vec<VecOf<S>> = r.particles().iter().filter_map(|&h| ps.position(h)).collect();
+            let curve = sinew::rope::curve::catmull_rom(&pts, 4);
+            d.curves
+                .push(Curve { points: curve.iter().map(|p| p.to_f64_array()).collect(), radius: r.radius.to_f64() });
+        }
+        for (g, &h) in self.scene.particles.iter().enumerate() {
+            let live = ps.contains(h);
             d.particles.push(DrawParticle {
-                pos: p.to_f64_array(),
+                pos: self.scene.last_pos[g].to_f64_array(),
                 radius: ps.radius(h).map_or(0.0, |r| r.to_f64()),
                 pinned: ps.is_kinematic(h),
+                hidden: !live || (in_rope[h.index()] && !ps.is_kinematic(h)),
             });
         }
         d.links = self.scene.links.clone();
@@ -201,7 +257,7 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         self.view.as_ref()
     }
     fn particle_count(&self) -> usize {
-        self.scene.particles.len()
+        self.scene.world.particles().len()
     }
     fn state_hash(&self) -> u64 {
         self.scene.world.state_hash()

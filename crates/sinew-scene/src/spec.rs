@@ -69,6 +69,9 @@ pub struct SceneSpec {
     /// Keyframe drivers.
     #[serde(default)]
     pub drivers: Vec<DriverSpec>,
+    /// Ropes (their particles are numbered after `particles`, rope by rope, start to end).
+    #[serde(default)]
+    pub ropes: Vec<RopeSpec>,
     /// Rendering hints.
     #[serde(default)]
     pub view: Option<ViewSpec>,
@@ -319,6 +322,10 @@ pub struct DriverSpec {
     /// Mass given on release to a mass-0 particle (kg); default 1.
     #[serde(default)]
     pub release_mass: Option<f64>,
+    /// Grab: the particle stays free until the first key's time, then is taken where it
+    /// is and moved by the keys' offsets from the first key. Default false.
+    #[serde(default)]
+    pub relative: Option<bool>,
 }
 
 /// Rendering hints.
@@ -337,4 +344,63 @@ pub struct ViewSpec {
     /// 3D camera pitch (degrees); default 20.
     #[serde(default)]
     pub pitch_deg: Option<f64>,
+}
+
+/// A rope.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RopeSpec {
+    /// Polyline the rope is laid along.
+    pub points: Vec<Vec<f64>>,
+    /// Segment count (default: from `segment_length`).
+    #[serde(default)]
+    pub segments: Option<i64>,
+    /// Target segment length (m) when `segments` is absent; default 0.05.
+    #[serde(default)]
+    pub segment_length: Option<f64>,
+    /// Total mass (kg); default 1.
+    #[serde(default)]
+    pub mass: Option<f64>,
+    /// Radius (m); default 0.01.
+    #[serde(default)]
+    pub radius: Option<f64>,
+    /// `"start"`, `"end"` and particle indices along the rope to pin.
+    #[serde(default)]
+    pub pin: Vec<serde_json::Value>,
+    /// Stretch compliance (m/N); default 0.
+    #[serde(default)]
+    pub compliance: Option<f64>,
+    /// Bending compliance; `null`/absent = no bending resistance.
+    #[serde(default)]
+    pub bend_compliance: Option<f64>,
+    /// Tethers to pinned particles; default true.
+    #[serde(default)]
+    pub tethers: Option<bool>,
+    /// Friction coefficient.
+    #[serde(default)]
+    pub friction: Option<f64>,
+    /// Tear threshold (N); `null`/absent = never tears.
+    #[serde(default)]
+    pub tear_tension: Option<f64>,
+    /// `[time, rest length]` schedule, interpolated linearly.
+    #[serde(default)]
+    pub reel: Option<Vec<(f64, f64)>>,
+    /// End the reel acts on: `"start"` (default) or `"end"`.
+    #[serde(default)]
+    pub reel_end: Option<String>,
+    /// Gravity multiplier; default 1.
+    #[serde(default)]
+    pub gravity_scale: Option<f64>,
+    /// Wind velocity (m/s).
+    #[serde(default)]
+    pub wind: Option<Vec<f64>>,
+    /// Drag toward the wind (N·s/m per particle); default 0.
+    #[serde(default)]
+    pub drag: Option<f64>,
+    /// Spans collide (default true).
+    #[serde(default)]
+    pub edge_collisions: Option<bool>,
+    /// Initial velocity of every rope particle (m/s): a thrown rope.
+    #[serde(default)]
+    pub velocity: Option<Vec<f64>>,
 }

@@ -4,6 +4,10 @@
 //! position at the end of the step (linear interpolation between keys). After the last
 //! key it either holds the particle there or, with `release`, frees it with the velocity
 //! of the last key segment — a throw.
+//!
+//! A *relative* driver is a grab: it leaves the particle free until the first key's time,
+//! then takes hold of it wherever it is and moves it by the keys' offsets from the first
+//! key (a hand picking a rope up from wherever it fell).
 
 use crate::SinewError;
 use crate::arena::define_handle;
@@ -27,6 +31,8 @@ pub struct DriverDef<S: Space> {
     pub release: bool,
     /// Mass given on release to a particle that was created with mass 0 (kg).
     pub release_mass: RealOf<S>,
+    /// Grab: free until the first key, then keys are offsets from where it was grabbed.
+    pub relative: bool,
 }
 
 /// A keyframe driver (see the module docs).
@@ -37,6 +43,9 @@ pub struct KeyframeDriver<S: Space> {
     pub(crate) release: bool,
     pub(crate) release_mass: RealOf<S>,
     pub(crate) done: bool,
+    pub(crate) relative: bool,
+    /// For relative drivers: where the particle was grabbed (once grabbed).
+    pub(crate) origin: Option<VecOf<S>>,
 }
 
 impl<S: Space> KeyframeDriver<S> {
@@ -64,6 +73,8 @@ impl<S: Space> KeyframeDriver<S> {
             release: d.release,
             release_mass: d.release_mass,
             done: false,
+            relative: d.relative,
+            origin: None,
         })
     }
 
@@ -87,6 +98,21 @@ impl<S: Space> KeyframeDriver<S> {
             }
         }
         keys[keys.len() - 1].1
+    }
+
+    /// Target at time `t`: the path, or for a grab the offset from the grab point.
+    #[must_use]
+    pub fn target(&self, t: RealOf<S>) -> VecOf<S> {
+        match self.origin {
+            Some(o) if self.relative => o + (self.sample(t) - self.keys[0].1),
+            _ => self.sample(t),
+        }
+    }
+
+    /// Time of the first key.
+    #[must_use]
+    pub fn start_time(&self) -> RealOf<S> {
+        self.keys[0].0
     }
 
     /// Time of the last key.

@@ -290,7 +290,10 @@ impl<S: Space> World<S> {
             }
         }
         for (hd, d) in self.drivers.iter() {
-            h.write_u64(u64::from(hd.index) | (u64::from(d.done) << 32));
+            h.write_u64(u64::from(hd.index) | (u64::from(d.done) << 32) | (u64::from(d.origin.is_some()) << 33));
+            if let Some(o) = d.origin {
+                h.write_vec(o);
+            }
         }
         for (hd, r) in self.ropes.iter() {
             h.write_u64(u64::from(hd.index) | (u64::from(r.sleeping) << 32) | ((r.idx.len() as u64) << 33));

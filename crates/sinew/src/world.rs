@@ -512,9 +512,11 @@ impl<S: Space> World<S> {
     pub fn add_driver(&mut self, def: &DriverDef<S>) -> Result<DriverHandle, SinewError> {
         self.particles.check(def.particle)?;
         let d = KeyframeDriver::from_def(def)?;
-        let p = d.sample(self.time);
-        self.particles.pin(def.particle)?;
-        self.particles.set_position(def.particle, p)?;
+        if !d.relative {
+            let p = d.sample(self.time);
+            self.particles.pin(def.particle)?;
+            self.particles.set_position(def.particle, p)?;
+        }
         Ok(DriverHandle(self.drivers.insert(d)))
     }
 
@@ -683,9 +685,18 @@ impl<S: Space> World<S> {
         // key, so accumulated rounding in the clock (30 × 1/60 ≠ 0.5 exactly) cannot make
         // the throw a whole step late.
         let half_step = (t_end - now) * RealOf::<S>::HALF;
+        let mut grabbed = Vec::new();
         for d in self.drivers.values_mut() {
             if d.done || !self.particles.contains(d.particle) {
                 continue;
+            }
+            if d.relative && d.origin.is_none() {
+                if now + half_step < d.start_time() {
+                    continue; // not grabbed yet
+                }
+                d.origin = self.particles.position(d.particle);
+                let _ = self.particles.pin(d.particle);
+                grabbed.push(d.particle.index());
             }
             if d.release && now + half_step >= d.end_time() {
                 // Ignore errors: the handle was checked just above and release_mass > 0.
@@ -693,7 +704,10 @@ impl<S: Space> World<S> {
                 d.done = true;
                 continue;
             }
-            let _ = self.particles.set_kinematic_target(d.particle, d.sample(t_end));
+            let _ = self.particles.set_kinematic_target(d.particle, d.target(t_end));
+        }
+        for slot in grabbed {
+            self.wake_ropes_with_slot(slot);
         }
     }
 

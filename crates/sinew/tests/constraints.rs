@@ -8,7 +8,7 @@ fn driven_particle_follows_keys_and_is_thrown_on_release() {
     let mut w = World2d::new(WorldDef::default()).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.0))).unwrap();
     let keys = vec![(0.0, DVec2::new(0.0, 0.0)), (0.5, DVec2::new(1.0, 1.0))];
-    w.add_driver(&DriverDef { particle: p, keys, release: true, release_mass: 1.0 }).unwrap();
+    w.add_driver(&DriverDef { particle: p, keys, release: true, release_mass: 1.0, relative: false }).unwrap();
     for _ in 0..15 {
         w.step(1.0 / 60.0).unwrap();
     }
@@ -165,4 +165,25 @@ fn enormous_forces_do_not_spread_nan() {
         assert!(w.particles().position(h).unwrap().is_finite());
         assert!(w.particles().velocity(h).unwrap().is_finite());
     }
+}
+
+#[test]
+fn relative_driver_grabs_where_the_particle_is_and_moves_it_by_the_key_offsets() {
+    let mut w = World2d::new(WorldDef::default()).unwrap();
+    let p = w.add_particle(&ParticleDef::at(DVec2::new(3.0, 5.0))).unwrap();
+    let keys = vec![(0.5, DVec2::new(0.0, 0.0)), (1.0, DVec2::new(0.0, 1.0))];
+    w.add_driver(&DriverDef { particle: p, keys, release: false, release_mass: 1.0, relative: true }).unwrap();
+    for _ in 0..30 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    // Free fall until the grab at 0.5 s ...
+    let grabbed = w.particles().position(p).unwrap();
+    assert!(grabbed.y < 5.0 - 1.0, "fell before the grab: {grabbed:?}");
+    for _ in 30..60 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    // ... then lifted 1 m from where it was caught.
+    let x = w.particles().position(p).unwrap();
+    assert!((x - (grabbed + DVec2::new(0.0, 1.0))).length() < 0.05, "{x:?} vs {grabbed:?}");
+    assert!(w.particles().is_kinematic(p));
 }

@@ -156,7 +156,11 @@ impl<S: Space> World<S> {
     }
 
     pub(crate) fn wake_ropes_with(&mut self, p: ParticleHandle) {
-        let k = p.index() as u32;
+        self.wake_ropes_with_slot(p.index());
+    }
+
+    pub(crate) fn wake_ropes_with_slot(&mut self, slot: usize) {
+        let k = slot as u32;
         for r in self.ropes.values_mut() {
             if r.idx.contains(&k) {
                 r.sleeping = false;
