@@ -225,9 +225,9 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
     let mut ropes = Vec::new();
     for (i, r) in spec.ropes.iter().enumerate() {
         let path = format!("ropes[{i}]");
-        let (handle, reel, reel_end) = rope::<S>(&path, r, &mut world)?;
-        handles.extend_from_slice(world.rope(handle).map(|r| r.particles()).unwrap_or(&[]));
-        ropes.push(SceneRope { handle, reel, reel_end });
+        let scene_rope = rope::<S>(&path, r, &mut world)?;
+        handles.extend_from_slice(world.rope(scene_rope.handle).map(|r| r.particles()).unwrap_or(&[]));
+        ropes.push(scene_rope);
     }
 
     let mut links = Vec::new();
@@ -429,7 +429,7 @@ fn rope<S: Space>(
     path: &str,
     r: &crate::spec::RopeSpec,
     world: &mut World<S>,
-) -> Result<(RopeHandle, Vec<(RealOf<S>, RealOf<S>)>, RopeEnd), SceneError> {
+) -> Result<SceneRope<S>, SceneError> {
     let mut points = Vec::with_capacity(r.points.len());
     for (k, p) in r.points.iter().enumerate() {
         points.push(vector::<S>(&format!("{path}.points[{k}]"), p)?);
@@ -526,5 +526,5 @@ fn rope<S: Space>(
         Some("end") => RopeEnd::End,
         Some(_) => return Err(err(format!("{path}.reel_end"), "must be \"start\" or \"end\"")),
     };
-    Ok((handle, reel, reel_end))
+    Ok(SceneRope { handle, reel, reel_end })
 }
