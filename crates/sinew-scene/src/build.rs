@@ -425,11 +425,7 @@ pub(crate) fn common_shape<S: Space>(
     }))
 }
 
-fn rope<S: Space>(
-    path: &str,
-    r: &crate::spec::RopeSpec,
-    world: &mut World<S>,
-) -> Result<SceneRope<S>, SceneError> {
+fn rope<S: Space>(path: &str, r: &crate::spec::RopeSpec, world: &mut World<S>) -> Result<SceneRope<S>, SceneError> {
     let mut points = Vec::with_capacity(r.points.len());
     for (k, p) in r.points.iter().enumerate() {
         points.push(vector::<S>(&format!("{path}.points[{k}]"), p)?);

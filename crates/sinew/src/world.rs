@@ -33,7 +33,7 @@ use crate::driver::{DriverDef, DriverHandle, KeyframeDriver};
 use crate::math::{Real, Rotation, Vector};
 use crate::particle::{ALIVE, COLLIDES, KINEMATIC, ParticleDef, ParticleHandle, ParticleSet, check_finite};
 use crate::rope::Rope;
-use crate::rope::api::EdgeContact;
+use crate::rope::api::{EdgeContact, EdgeScratch};
 use crate::rope::chain::ChainScratch;
 use crate::space::{RealOf, RotOf, Space, VecOf};
 use crate::{Aabb, SinewError};
@@ -192,6 +192,7 @@ pub struct World<S: Space> {
     pub(crate) ropes: Arena<Rope<S>>,
     pub(crate) contacts: Vec<Contact<S>>,
     pub(crate) edge_contacts: Vec<EdgeContact<S>>,
+    pub(crate) edge_scratch: EdgeScratch,
     pub(crate) rope_scratch: ChainScratch<S>,
     pub(crate) broad_phase: BroadPhase<VecOf<S>>,
     pub(crate) broad_phase_dirty: bool,
@@ -245,6 +246,7 @@ impl<S: Space> World<S> {
             ropes: Arena::default(),
             contacts: Vec::new(),
             edge_contacts: Vec::new(),
+            edge_scratch: EdgeScratch::default(),
             rope_scratch: ChainScratch::default(),
             broad_phase: BroadPhase::default(),
             broad_phase_dirty: true,
@@ -631,6 +633,7 @@ impl<S: Space> World<S> {
             c.prepare(&self.particles, &ctx);
         }
         self.gather_candidates(dt);
+        self.gather_edge_candidates();
         for s in 0..n {
             let f0 = RealOf::<S>::from_i32(s as i32) / nr;
             let f1 = RealOf::<S>::from_i32(s as i32 + 1) / nr;
@@ -647,9 +650,7 @@ impl<S: Space> World<S> {
                 });
                 if it == 0 {
                     self.detect_contacts(f0, f1, h);
-                    let sleeping = core::mem::take(&mut self.scratch.sleeping);
-                    self.detect_edge_contacts(f1, &sleeping);
-                    self.scratch.sleeping = sleeping;
+                    self.detect_edge_contacts(f1);
                 }
                 self.solve_contacts(h);
                 self.solve_edge_contacts();
@@ -880,17 +881,16 @@ impl<S: Space> World<S> {
         sc.cand_start.push(sc.cand_items.len() as u32);
     }
 
-    /// Appends the collider slots gathered this step for particle slot `k`.
-    pub(crate) fn collider_candidates_of(&self, k: usize, out: &mut Vec<u32>) {
+    /// Appends the broad-phase entries (indices into its bounded list) gathered this step
+    /// for particle slot `k`.
+    pub(crate) fn bounded_candidates_of(&self, k: usize, out: &mut Vec<u32>) {
         let sc = &self.scratch;
         let Some(&j) = sc.cand_of.get(k) else { return };
         if j == u32::MAX {
             return;
         }
         let j = j as usize;
-        for &b in &sc.cand_items[sc.cand_start[j] as usize..sc.cand_start[j + 1] as usize] {
-            out.push(self.broad_phase.bounded[b as usize].0);
-        }
+        out.extend_from_slice(&sc.cand_items[sc.cand_start[j] as usize..sc.cand_start[j + 1] as usize]);
     }
 
     /// Swept particle–collider tests for the substep `[f0, f1]` of the step.

@@ -10,6 +10,14 @@ use crate::particle::{ALIVE, KINEMATIC, ParticleDef, ParticleHandle};
 use crate::space::{RealOf, Space, VecOf};
 use crate::world::World;
 
+/// Per-step span candidates: segments `(a, b, rope slot)` with their collider lists (CSR).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EdgeScratch {
+    segs: Vec<(u32, u32, u32)>,
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
 /// A span contact for one substep: keep `n·((1−t)·x_a + t·x_b) ≥ d`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct EdgeContact<S: Space> {
@@ -236,7 +244,7 @@ impl<S: Space> World<S> {
     /// The rope constraints for one iteration: the exact chain solve, bending, tethers.
     pub(crate) fn solve_ropes(&mut self, ctx: &SubstepContext<RealOf<S>>, first: bool) {
         let zero = RealOf::<S>::ZERO;
-        let tolerance = RealOf::<S>::from_ratio(1, 10_000);
+        let tolerance = RealOf::<S>::from_ratio(1, 1000);
         let ps = &mut self.particles;
         let scratch = &mut self.rope_scratch;
         for r in self.ropes.values_mut() {
@@ -269,62 +277,83 @@ impl<S: Space> World<S> {
         }
     }
 
-    /// Span contacts against the colliders near each segment's particles.
-    pub(crate) fn detect_edge_contacts(&mut self, f1: RealOf<S>, sleeping: &[bool]) {
-        self.edge_contacts.clear();
-        if self.ropes.is_empty() || self.colliders.is_empty() {
-            return;
-        }
-        let ps = &self.particles;
-        let mut cands: Vec<u32> = Vec::new();
-        for r in self.ropes.values() {
-            if r.sleeping || !r.edge_collisions {
-                continue;
-            }
-            for w in r.idx.windows(2) {
-                let (a, b) = (w[0] as usize, w[1] as usize);
-                if sleeping[a] || (ps.inv_mass[a] == RealOf::<S>::ZERO && ps.inv_mass[b] == RealOf::<S>::ZERO) {
+    /// Once per step: the segments that can collide and, for each, the colliders gathered
+    /// for its two particles (deduplicated), as indices into the broad phase's list.
+    pub(crate) fn gather_edge_candidates(&mut self) {
+        let mut es = core::mem::take(&mut self.edge_scratch);
+        es.segs.clear();
+        es.start.clear();
+        es.items.clear();
+        if !self.ropes.is_empty() && !self.colliders.is_empty() {
+            let mut cands = Vec::new();
+            for (h, r) in self.ropes.iter() {
+                if r.sleeping || !r.edge_collisions {
                     continue;
                 }
-                cands.clear();
-                self.collider_candidates_of(a, &mut cands);
-                self.collider_candidates_of(b, &mut cands);
-                cands.sort_unstable();
-                cands.dedup();
-                let (xa, xb) = (ps.pos[a], ps.pos[b]);
-                let rv = VecOf::<S>::splat(r.radius);
-                let seg_box = crate::Aabb { min: xa.min_elem(xb) - rv, max: xa.max_elem(xb) + rv };
-                for &slot in &cands {
-                    let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { continue };
-                    if !ps.groups[a].test(col.groups) {
+                for w in r.idx.windows(2) {
+                    let (a, b) = (w[0] as usize, w[1] as usize);
+                    let ps = &self.particles;
+                    if ps.inv_mass[a] == RealOf::<S>::ZERO && ps.inv_mass[b] == RealOf::<S>::ZERO {
                         continue;
                     }
-                    if let Some(bb) = col.swept_aabb()
-                        && !bb.overlaps::<RealOf<S>>(&seg_box)
-                    {
+                    cands.clear();
+                    self.bounded_candidates_of(a, &mut cands);
+                    self.bounded_candidates_of(b, &mut cands);
+                    if cands.is_empty() {
                         continue;
                     }
-                    let (p1, r1) = col.pose_at(f1);
-                    let la = r1.inverse_rotate(xa - p1);
-                    let lb = r1.inverse_rotate(xb - p1);
-                    let Some((t, nl, ql)) = segment_contact(&col.shape, la, lb, r.radius) else { continue };
-                    let n = r1.rotate(nl);
-                    let q = p1 + r1.rotate(ql);
-                    let mu = match (r.friction, col.friction) {
-                        (Some(x), Some(y)) => (x * y).sqrt(),
-                        (Some(x), None) | (None, Some(x)) => x,
-                        (None, None) => self.def.friction,
-                    };
-                    self.edge_contacts.push(EdgeContact {
-                        a: a as u32,
-                        b: b as u32,
-                        t,
-                        normal: n,
-                        d: n.dot(q),
-                        dn: RealOf::<S>::ZERO,
-                        mu,
-                    });
+                    cands.sort_unstable();
+                    cands.dedup();
+                    es.segs.push((w[0], w[1], h.index));
+                    es.start.push(es.items.len() as u32);
+                    es.items.extend_from_slice(&cands);
                 }
+            }
+        }
+        es.start.push(es.items.len() as u32);
+        self.edge_scratch = es;
+    }
+
+    /// Span contacts for one substep, from the candidates gathered for the step.
+    pub(crate) fn detect_edge_contacts(&mut self, f1: RealOf<S>) {
+        self.edge_contacts.clear();
+        let es = &self.edge_scratch;
+        let ps = &self.particles;
+        for (i, &(a, b, rope_slot)) in es.segs.iter().enumerate() {
+            let Some(r) = self.ropes.slots[rope_slot as usize].value.as_ref() else { continue };
+            let (a, b) = (a as usize, b as usize);
+            let (xa, xb) = (ps.pos[a], ps.pos[b]);
+            let rv = VecOf::<S>::splat(r.radius);
+            let seg_box = crate::Aabb { min: xa.min_elem(xb) - rv, max: xa.max_elem(xb) + rv };
+            for &bi in &es.items[es.start[i] as usize..es.start[i + 1] as usize] {
+                let (slot, bb) = self.broad_phase.bounded[bi as usize];
+                if !bb.overlaps::<RealOf<S>>(&seg_box) {
+                    continue;
+                }
+                let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { continue };
+                if !ps.groups[a].test(col.groups) {
+                    continue;
+                }
+                let (p1, r1) = col.pose_at(f1);
+                let la = r1.inverse_rotate(xa - p1);
+                let lb = r1.inverse_rotate(xb - p1);
+                let Some((t, nl, ql)) = segment_contact(&col.shape, la, lb, r.radius) else { continue };
+                let n = r1.rotate(nl);
+                let q = p1 + r1.rotate(ql);
+                let mu = match (r.friction, col.friction) {
+                    (Some(x), Some(y)) => (x * y).sqrt(),
+                    (Some(x), None) | (None, Some(x)) => x,
+                    (None, None) => self.def.friction,
+                };
+                self.edge_contacts.push(EdgeContact {
+                    a: a as u32,
+                    b: b as u32,
+                    t,
+                    normal: n,
+                    d: n.dot(q),
+                    dn: RealOf::<S>::ZERO,
+                    mu,
+                });
             }
         }
     }

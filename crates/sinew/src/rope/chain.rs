@@ -25,7 +25,7 @@
 //! remaining error is only the linearisation's (second order in the motion per substep),
 //! small at the default 8 substeps. When links turn a lot within one substep (a rope
 //! snapping taut) the step is repeated — re-linearised at the new positions — until the
-//! worst link is within 0.01 % of its rest length or four steps have run; a rope at rest
+//! worst link is within 0.1 % of its rest length or four steps have run; a rope at rest
 //! pays for one.
 
 use crate::constraint::SubstepContext;

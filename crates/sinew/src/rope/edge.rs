@@ -11,10 +11,13 @@
 //! Δλ = −C / ((1 − t)²·w_a + t²·w_b),   Δx_a = w_a (1 − t) n Δλ,   Δx_b = w_b t n Δλ
 //! ```
 //!
-//! The deepest point: for balls and capsules, closest points in closed form; for boxes,
-//! polygons and hulls, the signed distance along the segment is a convex function of
-//! `t`, minimised by golden-section search — only for segments that a cheap test
-//! (endpoint distances and a swept entry test against the inflated shape) says are close.
+//! The deepest point: for balls and capsules, closest points in closed form. For boxes,
+//! polygons and hulls the signed distance along a segment is convex in `t`; a span
+//! matters only if it passes through the shape inflated by the radius while its ends are
+//! clear (a swept entry test from each end bounds where), or dips deeper than its ends
+//! (a chord across a corner: the middle falls below the ends' average). Only then does a
+//! golden-section search find the deepest point; a span resting flat on a face costs
+//! three distance queries.
 
 use crate::collider::{Shape, closest_on_segment};
 use crate::math::{Real, Vector};
@@ -93,15 +96,30 @@ pub(crate) fn segment_contact<S: Space>(
         Shape::Cuboid(_) | Shape::Convex(_) => {
             let da = shape.closest(a).distance;
             let db = shape.closest(b).distance;
-            if da >= radius && db >= radius && shape.raycast(a, b, radius).is_none() {
-                return None;
-            }
-            // Golden-section search for the minimum of the (convex) signed distance.
+            // Interval of the span to search for its deepest point.
+            let (lo, hi) = if da >= radius && db >= radius {
+                // Both ends clear: only a span passing through the (inflated) shape matters.
+                let entry = shape.raycast(a, b, radius)?.fraction;
+                let exit = shape.raycast(b, a, radius).map_or(one, |h| one - h.fraction);
+                (entry, exit.max(entry))
+            } else {
+                // An end touches (its particle contact acts there). The signed distance is
+                // convex along the span, so it is linear — a span resting flat on a face,
+                // nothing for the span to add — exactly when the middle lies on the chord
+                // of the ends; a chord across a corner bends below it.
+                let dm = shape.closest(a.lerp(b, RealOf::<S>::HALF)).distance;
+                let flat_tol = (b - a).length() * RealOf::<S>::from_ratio(1, 10_000);
+                if dm >= (da + db) * RealOf::<S>::HALF - flat_tol || dm >= radius {
+                    return None;
+                }
+                (zero, one)
+            };
+            // Golden-section search for the minimum of the convex signed distance.
             let inv_phi = RealOf::<S>::from_f64(0.618_033_988_749_895);
-            let (mut lo, mut hi) = (zero, one);
+            let f = |t: RealOf<S>| shape.closest(a.lerp(b, t)).distance;
+            let (mut lo, mut hi) = (lo, hi);
             let mut x1 = hi - (hi - lo) * inv_phi;
             let mut x2 = lo + (hi - lo) * inv_phi;
-            let f = |t: RealOf<S>| shape.closest(a.lerp(b, t)).distance;
             let (mut f1, mut f2) = (f(x1), f(x2));
             for _ in 0..24 {
                 if f1 <= f2 {
