@@ -256,9 +256,15 @@ impl<S: Space> World<S> {
                 r.bend_lambda.iter_mut().for_each(|l| *l = zero);
             }
             // Newton steps until converged (see `chain`): usually one.
-            for _ in 0..MAX_NEWTON_STEPS {
+            // The first step always runs (it also carries the multipliers, i.e. the
+            // tension read-out); further steps only while links were off by more than the
+            // tolerance.
+            for k in 0..MAX_NEWTON_STEPS {
+                let tol = if k == 0 { zero } else { tolerance };
                 let chain = ChainRef { idx: &r.idx, rest: &r.rest, lambda: &mut r.lambda, compliance: r.compliance };
-                let worst = solve_chain(chain, ps, ctx, scratch, tolerance);
+                let worst = solve_chain(chain, ps, ctx, scratch, tol);
+                // `worst` is measured before the step: once it is within tolerance, the
+                // step just taken (quadratically convergent) left far less.
                 if worst <= tolerance || r.compliance > zero {
                     break;
                 }
