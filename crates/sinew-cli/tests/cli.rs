@@ -161,3 +161,29 @@ fn every_bad_input_is_one_clear_error_naming_its_path() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 }
+
+#[test]
+fn rope_frames_report_indices_length_and_tension_and_torn_pieces_separately() {
+    let p = temp_scene(
+        "rope.json",
+        r#"{"dim": 2, "particles": [{"pos": [0, -1.05], "mass": 10}],
+            "ropes": [{"points": [[0, 0], [0, -1]], "segments": 10, "mass": 0.1, "pin": ["start"],
+                       "tear_tension": 50}],
+            "distances": [{"a": 0, "b": 11}]}"#,
+    );
+    let out = sinew().args(["simulate", p.to_str().unwrap(), "--frames", "60", "--every", "60"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    // Rope particles come after the file's particle: global indices 1..=11, start to end.
+    assert!(first.contains(r#""ropes":[{"indices":[1,2,3,4,5,6,7,8,9,10,11],"length":1"#), "{first}");
+    assert!(first.contains(r#""tension":["#));
+    // 10 kg pulls ~98 N > 50 N: the rope tears; the pieces are separate entries (or the
+    // free end is no longer listed in a rope).
+    let last = text.lines().last().unwrap();
+    let ropes = last.split(r#""ropes":"#).nth(1).unwrap();
+    let listed = ropes.matches("indices").count();
+    let total: usize =
+        ropes.split("\"indices\":[").skip(1).map(|s| s.split(']').next().unwrap().split(',').count()).sum();
+    assert!(listed >= 2 || total < 11, "rope did not tear: {ropes}");
+}

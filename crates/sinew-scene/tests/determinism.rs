@@ -24,6 +24,7 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
 const GOLDEN_2D: u64 = 0xad9f_07f2_43c9_d05a;
 const GOLDEN_3D: u64 = 0xb67e_fc11_6703_1b83;
+const GOLDEN_ROPE_2D: u64 = 0x94e2_349d_34e7_f365;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {
@@ -33,6 +34,12 @@ fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {
 #[test]
 fn golden_fixed_point_3d_scene_matches_committed_hash_after_1000_frames() {
     assert_eq!(hash_after("golden_fixed_3d.json", 1000), GOLDEN_3D, "3D golden hash changed");
+}
+
+#[test]
+fn golden_fixed_point_rope_scene_matches_committed_hash_after_1000_frames() {
+    // Reeling in and out (particles inserted and removed), span contacts, a tear, a grab.
+    assert_eq!(hash_after("golden_fixed_rope_2d.json", 1000), GOLDEN_ROPE_2D, "rope golden hash changed");
 }
 
 /// Every feature must work in fixed point: each example scene, forced to fixed point,

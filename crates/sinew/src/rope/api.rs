@@ -425,6 +425,12 @@ impl<S: Space> World<S> {
         let ps = &mut self.particles;
         for r in self.ropes.values_mut() {
             if r.sleeping {
+                // Something outside the rope moved one of its particles (a constraint to
+                // another body, a user teleport): wake up.
+                if r.idx.iter().any(|&k| ps.vel[k as usize] != VecOf::<S>::ZERO) {
+                    r.sleeping = false;
+                    r.calm_steps = 0;
+                }
                 continue;
             }
             let calm = r.idx.iter().all(|&k| {
