@@ -187,3 +187,25 @@ fn rope_frames_report_indices_length_and_tension_and_torn_pieces_separately() {
         ropes.split("\"indices\":[").skip(1).map(|s| s.split(']').next().unwrap().split(',').count()).sum();
     assert!(listed >= 2 || total < 11, "rope did not tear: {ropes}");
 }
+
+#[test]
+fn ragdoll_frames_report_global_indices_and_node_names() {
+    let p = temp_scene(
+        "ragdoll.json",
+        r#"{"dim": 2, "particles": [{"pos": [5, 5]}],
+            "ropes": [{"points": [[0, 3], [1, 3]], "segments": 2, "pin": ["start"]}],
+            "colliders": [{"plane": {"normal": [0, 1], "offset": 0}}],
+            "ragdolls": [{"preset": "humanoid16", "origin": [0, 1]}]}"#,
+    );
+    let out = sinew().args(["simulate", p.to_str().unwrap(), "--frames", "30", "--every", "30"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last = text.lines().last().unwrap();
+    // 1 scene particle, 3 rope particles, then the 16 ragdoll nodes: global 4..=19.
+    assert!(
+        last.contains(r#""ragdolls":[{"indices":[4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19],"names":["head","#),
+        "{last}"
+    );
+    let particles = last.split(r#""particles":["#).nth(1).unwrap().split("]],").next().unwrap();
+    assert_eq!(particles.matches('[').count(), 20);
+}

@@ -1,7 +1,7 @@
 //! Turning a [`SceneSpec`] into a [`World`], with every error naming its path in the file.
 
 use crate::spec::{ColliderSpec, SceneSpec, ShapeSpec};
-use crate::{SceneError, SceneSpace};
+use crate::{SceneError, SceneRagdoll, SceneSpace};
 use sinew::{
     AttachmentDef, BendingDef, ColliderDef, DistanceDef, DriverDef, InteractionGroups, ParticleDef, ParticleHandle,
     Real, RealOf, RopeDef, RopeEnd, RopeHandle, Shape, Space, TetherDef, VecOf, Vector, World, WorldDef,
@@ -9,7 +9,7 @@ use sinew::{
 
 /// A built scene: the world plus what the runner needs to report and draw it.
 #[derive(Clone, Debug)]
-pub struct BuiltScene<S: Space> {
+pub struct BuiltScene<S: SceneSpace> {
     /// The world.
     pub world: World<S>,
     /// Particles by global index: the file's particles, then rope particles rope by rope,
@@ -24,6 +24,10 @@ pub struct BuiltScene<S: Space> {
     pub links: Vec<(usize, usize)>,
     /// Ropes created by the file, with their reel schedules.
     pub ropes: Vec<SceneRope<S>>,
+    /// Ragdolls created by the file (global index ranges and node names).
+    pub ragdolls: Vec<SceneRagdoll>,
+    /// Muscle ragdolls, stepped together with the world.
+    pub muscles: Vec<sinew::MuscleRagdoll<S>>,
     /// Particle slot → (generation, global index).
     slot_map: Vec<Option<(u32, usize)>>,
 }
@@ -39,7 +43,7 @@ pub struct SceneRope<S: Space> {
     pub reel_end: RopeEnd,
 }
 
-impl<S: Space> BuiltScene<S> {
+impl<S: SceneSpace> BuiltScene<S> {
     /// Global index of a live particle, registering particles created while running.
     pub fn global_index(&mut self, h: ParticleHandle) -> usize {
         let slot = h.index();
@@ -230,6 +234,10 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
         ropes.push(scene_rope);
     }
 
+    let mut ragdolls = Vec::new();
+    let mut muscles = Vec::new();
+    S::add_ragdolls(spec, &mut world, &mut handles, &mut ragdolls, &mut muscles)?;
+
     let mut links = Vec::new();
     for (i, c) in spec.distances.iter().enumerate() {
         let path = format!("distances[{i}]");
@@ -320,8 +328,17 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
     }
 
     let last_pos = handles.iter().map(|&h| world.particles().position(h).unwrap_or(VecOf::<S>::ZERO)).collect();
-    let mut built =
-        BuiltScene { world, particles: Vec::new(), last_pos: Vec::new(), dt, links, ropes, slot_map: Vec::new() };
+    let mut built = BuiltScene {
+        world,
+        particles: Vec::new(),
+        last_pos: Vec::new(),
+        dt,
+        links,
+        ropes,
+        ragdolls,
+        muscles,
+        slot_map: Vec::new(),
+    };
     for h in handles {
         built.global_index(h);
     }

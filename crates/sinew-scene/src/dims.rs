@@ -3,14 +3,23 @@
 
 use crate::build::{common_shape, err, finite, index, non_negative, positive, required, vector};
 use crate::spec::{SceneSpec, ShapeSpec};
-use crate::{DrawList, Outline, SceneError, SceneReal};
+use crate::{DrawList, Outline, SceneError, SceneRagdoll, SceneReal};
+use sinew::ragdoll::{MuscleRagdoll, MuscleRagdollDef, RigSpace, SpawnDef, presets};
 use sinew::{
-    AngleLimitDef, Collider, ColliderDef, ConvexShape, ParticleHandle, Quat, Real, Rot2, Rotation, Shape, Space,
-    Space2, Space3, SwingTwistLimitDef, Vector, Vector2, Vector3, World,
+    AngleLimitDef, Collider, ColliderDef, ConvexShape, ParticleHandle, Quat, Real, Rot2, Rotation, Shape, Space2,
+    Space3, SwingTwistLimitDef, Vector, Vector2, Vector3, World,
 };
 
 /// A space a scene can be built in.
-pub trait SceneSpace: Space<Real: SceneReal> {
+pub trait SceneSpace: RigSpace<Real: SceneReal> {
+    /// Spawns the file's ragdolls; muscle ragdolls are returned for the runner to step.
+    fn add_ragdolls(
+        spec: &SceneSpec,
+        world: &mut World<Self>,
+        handles: &mut Vec<ParticleHandle>,
+        out: &mut Vec<SceneRagdoll>,
+        muscles: &mut Vec<MuscleRagdoll<Self>>,
+    ) -> Result<(), SceneError>;
     /// Builds the collider for a shape key.
     fn collider_def(path: &str, kind: &str, s: &ShapeSpec) -> Result<ColliderDef<Self>, SceneError>;
     /// Adds the joint limits of this dimension (and rejects those of the other).
@@ -35,7 +44,128 @@ fn arr<R: Real, V: Vector<R>>(v: V) -> [f64; 3] {
     v.to_f64_array()
 }
 
+/// Spawns one ragdoll spec (shared by both dimensions once the rig is chosen).
+#[allow(clippy::too_many_arguments)]
+fn spawn_ragdoll<S: SceneSpace>(
+    path: &str,
+    r: &crate::spec::RagdollSpec,
+    rig: &sinew::RigDef<S>,
+    pose: Option<sinew::Pose<S>>,
+    muscle_presets: Option<&[sinew::TargetPose<S::Real>]>,
+    world: &mut World<S>,
+    handles: &mut Vec<ParticleHandle>,
+    out: &mut Vec<SceneRagdoll>,
+    muscles: &mut Vec<MuscleRagdoll<S>>,
+) -> Result<(), SceneError> {
+    let origin = vector::<S>(&format!("{path}.origin"), &r.origin)?;
+    let scale = positive(&format!("{path}.scale"), r.scale.unwrap_or(1.0))?;
+    let velocity = match &r.velocity {
+        Some(v) => vector::<S>(&format!("{path}.velocity"), v)?,
+        None => sinew::VecOf::<S>::ZERO,
+    };
+    let scale = S::Real::from_f64(scale);
+    let state = match pose {
+        Some(p) => {
+            let pose = p.transformed(origin, sinew::RotOf::<S>::IDENTITY, scale);
+            let n = pose.len();
+            let mut st = SpawnDef::at_rest(pose).with_scale(scale);
+            st.velocities = vec![velocity; n];
+            st
+        }
+        None => SpawnDef::from_rig(rig, origin, sinew::RotOf::<S>::IDENTITY, scale, velocity),
+    };
+    let e = |e: sinew::SinewError| err(path, e.to_string());
+    let (nodes, hit): (Vec<ParticleHandle>, Box<dyn Fn(&mut World<S>, _, _) -> Result<(), SceneError>>) =
+        match muscle_presets {
+            Some(p) => {
+                let m = MuscleRagdoll::spawn(world, rig, &MuscleRagdollDef::default(), p, &state).map_err(e)?;
+                let nodes = m.nodes().to_vec();
+                let mc = m.clone();
+                muscles.push(m);
+                (
+                    nodes,
+                    Box::new(move |w: &mut World<S>, at, imp| {
+                        mc.apply_impulse_at(w, at, imp).map(|_| ()).map_err(|x| err("", x.to_string()))
+                    }),
+                )
+            }
+            None => {
+                let rd = sinew::Ragdoll::spawn_with(world, rig, &state).map_err(e)?;
+                let nodes = rd.nodes().to_vec();
+                (
+                    nodes,
+                    Box::new(move |w: &mut World<S>, at, imp| {
+                        rd.apply_impulse_at(w, at, imp).map(|_| ()).map_err(|x| err("", x.to_string()))
+                    }),
+                )
+            }
+        };
+    if let Some(imp) = &r.impulse {
+        let at = vector::<S>(&format!("{path}.impulse.at"), &imp.at)?;
+        let j = vector::<S>(&format!("{path}.impulse.impulse"), &imp.impulse)?;
+        hit(world, at, j).map_err(|x| err(format!("{path}.impulse"), x.message))?;
+    }
+    let first = handles.len();
+    handles.extend_from_slice(&nodes);
+    let bones = rig.resolve().map(|r| r.bones.iter().map(|&(a, b, _, _)| (a, b)).collect()).unwrap_or_default();
+    out.push(SceneRagdoll {
+        first_index: first,
+        count: nodes.len(),
+        names: rig.nodes.iter().map(|n| n.name.clone()).collect(),
+        bones,
+    });
+    Ok(())
+}
+
 impl<R: SceneReal> SceneSpace for Space2<R> {
+    fn add_ragdolls(
+        spec: &SceneSpec,
+        world: &mut World<Self>,
+        handles: &mut Vec<ParticleHandle>,
+        out: &mut Vec<SceneRagdoll>,
+        muscles: &mut Vec<MuscleRagdoll<Self>>,
+    ) -> Result<(), SceneError> {
+        for (i, r) in spec.ragdolls.iter().enumerate() {
+            let path = format!("ragdolls[{i}]");
+            let muscled = r.muscles.unwrap_or(false);
+            let pose =
+                |rig: &sinew::RigDef<Self>, default: Option<&str>| -> Result<Option<sinew::Pose<Self>>, SceneError> {
+                    let Some(name) = r.pose.as_deref().or(default) else { return Ok(None) };
+                    let all = presets::humanoid16_poses::<R>();
+                    let Some((_, p)) = all.into_iter().find(|(n, _)| *n == name) else {
+                        return Err(err(
+                            format!("{path}.pose"),
+                            format!("unknown pose `{name}` (stance, crouch, upright)"),
+                        ));
+                    };
+                    // The poses are for the stabilised rig, whose first nodes are the plain
+                    // rig's; the plain rig takes those.
+                    let n = rig.nodes.len().min(p.positions.len());
+                    Ok(Some(sinew::Pose::new(p.positions[..n].to_vec())))
+                };
+            match (r.preset.as_str(), muscled) {
+                ("humanoid16", false) => {
+                    let rig = presets::humanoid16::<R>();
+                    let p = pose(&rig, None)?;
+                    spawn_ragdoll(&path, r, &rig, p, None, world, handles, out, muscles)?
+                }
+                ("humanoid16", true) => {
+                    let targets = presets::humanoid16_targets::<R>();
+                    let rig = presets::humanoid16_stabilised::<R>();
+                    let p = pose(&rig, Some("stance"))?;
+                    spawn_ragdoll(&path, r, &rig, p, Some(&targets), world, handles, out, muscles)?
+                }
+                (other, _) => {
+                    return Err(err(
+                        format!("{path}.preset"),
+                        format!("unknown 2D preset `{other}` (expected \"humanoid16\")"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn collider_def(path: &str, kind: &str, s: &ShapeSpec) -> Result<ColliderDef<Self>, SceneError> {
         if let Some(d) = common_shape::<Self>(path, kind, s)? {
             if kind == "sphere" {
@@ -148,6 +278,36 @@ impl<R: SceneReal> SceneSpace for Space2<R> {
 }
 
 impl<R: SceneReal> SceneSpace for Space3<R> {
+    fn add_ragdolls(
+        spec: &SceneSpec,
+        world: &mut World<Self>,
+        handles: &mut Vec<ParticleHandle>,
+        out: &mut Vec<SceneRagdoll>,
+        muscles: &mut Vec<MuscleRagdoll<Self>>,
+    ) -> Result<(), SceneError> {
+        for (i, r) in spec.ragdolls.iter().enumerate() {
+            let path = format!("ragdolls[{i}]");
+            if r.muscles.unwrap_or(false) {
+                return Err(err(format!("{path}.muscles"), "muscle ragdolls have a 2D preset only (humanoid16)"));
+            }
+            match r.preset.as_str() {
+                "humanoid3d" => {
+                    if r.pose.is_some() {
+                        return Err(err(format!("{path}.pose"), "the 3D humanoid has no preset poses; omit `pose`"));
+                    }
+                    spawn_ragdoll(&path, r, &presets::humanoid3d::<R>(), None, None, world, handles, out, muscles)?
+                }
+                other => {
+                    return Err(err(
+                        format!("{path}.preset"),
+                        format!("unknown 3D preset `{other}` (expected \"humanoid3d\")"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn collider_def(path: &str, kind: &str, s: &ShapeSpec) -> Result<ColliderDef<Self>, SceneError> {
         if let Some(d) = common_shape::<Self>(path, kind, s)? {
             if kind == "circle" {

@@ -80,6 +80,20 @@ pub struct DrawList {
     pub curves: Vec<Curve>,
 }
 
+/// A ragdoll from the scene file: its nodes are global particles
+/// `first_index .. first_index + count`, named after the rig's nodes.
+#[derive(Clone, Debug)]
+pub struct SceneRagdoll {
+    /// Global index of its first node.
+    pub first_index: usize,
+    /// Number of nodes.
+    pub count: usize,
+    /// Node names in order.
+    pub names: Vec<String>,
+    /// Bones as node index pairs (for drawing).
+    pub bones: Vec<(usize, usize)>,
+}
+
 /// A rope drawn as a smooth curve.
 #[derive(Clone, Debug)]
 pub struct Curve {
@@ -177,7 +191,12 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         let dt = RealOf::<S>::from_f64(self.scene.dt);
         let t_end = self.scene.world.time() + dt;
         self.scene.apply_reels(t_end).map_err(|e| SceneError { path: "ropes".into(), message: e.to_string() })?;
-        self.scene.world.step(dt).map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
+        let result = if self.scene.muscles.is_empty() {
+            self.scene.world.step(dt)
+        } else {
+            sinew::MuscleRagdoll::step_all(&mut self.scene.muscles, &mut self.scene.world, dt)
+        };
+        result.map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
         self.scene.sync();
         Ok(())
     }
@@ -222,7 +241,37 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
             }
             out.push(']');
         }
-        let _ = write!(out, ",\"hash\":\"{:016x}\"}}", w.state_hash());
+        if !self.scene.ragdolls.is_empty() {
+            out.push_str(",\"ragdolls\":[");
+            for (k, r) in self.scene.ragdolls.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
+                }
+                out.push_str("{\"indices\":[");
+                for i in 0..r.count {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    let _ = write!(out, "{}", r.first_index + i);
+                }
+                out.push_str("],\"names\":[");
+                for (i, n) in r.names.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    let _ = write!(out, "{}", serde_json::Value::String(n.clone()));
+                }
+                out.push_str("]}");
+            }
+            out.push(']');
+        }
+        let mut hasher = sinew::StateHasher::default();
+        hasher.write_u64(w.state_hash());
+        for m in &self.scene.muscles {
+            m.hash_into(&mut hasher);
+        }
+        let hash = if self.scene.muscles.is_empty() { w.state_hash() } else { hasher.finish() };
+        let _ = write!(out, ",\"hash\":\"{:016x}\"}}", hash);
     }
     fn draw(&self) -> DrawList {
         let w = &self.scene.world;
@@ -248,6 +297,9 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
             });
         }
         d.links = self.scene.links.clone();
+        for r in &self.scene.ragdolls {
+            d.links.extend(r.bones.iter().map(|&(a, b)| (r.first_index + a, r.first_index + b)));
+        }
         for (_, c) in w.colliders() {
             S::outline(c, &mut d);
         }

@@ -72,6 +72,9 @@ pub struct SceneSpec {
     /// Ropes (their particles are numbered after `particles`, rope by rope, start to end).
     #[serde(default)]
     pub ropes: Vec<RopeSpec>,
+    /// Ragdolls (their particles are numbered after the ropes', ragdoll by ragdoll).
+    #[serde(default)]
+    pub ragdolls: Vec<RagdollSpec>,
     /// Rendering hints.
     #[serde(default)]
     pub view: Option<ViewSpec>,
@@ -403,4 +406,42 @@ pub struct RopeSpec {
     /// Initial velocity of every rope particle (m/s): a thrown rope.
     #[serde(default)]
     pub velocity: Option<Vec<f64>>,
+}
+
+/// A ragdoll from a preset rig.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RagdollSpec {
+    /// `"humanoid16"` (2D) or `"humanoid3d"` (3D).
+    pub preset: String,
+    /// Where the rig's origin goes (m).
+    pub origin: Vec<f64>,
+    /// Size multiplier; default 1.
+    #[serde(default)]
+    pub scale: Option<f64>,
+    /// Initial velocity of every node (m/s).
+    #[serde(default)]
+    pub velocity: Option<Vec<f64>>,
+    /// Shadow Fight 3 muscle ragdoll (2D `humanoid16` only): edges, muscles toward the
+    /// nearest preset pose, strength envelope, stabiliser nodes. Default false.
+    #[serde(default)]
+    pub muscles: Option<bool>,
+    /// A hit at spawn: an impulse (N·s) applied at a world point.
+    #[serde(default)]
+    pub impulse: Option<ImpulseSpec>,
+    /// Start pose: a preset pose of the rig (`humanoid16`: "stance", "crouch",
+    /// "upright", feet on y = 0 before `origin` is added). Default: the rest pose, or
+    /// "stance" for muscle ragdolls.
+    #[serde(default)]
+    pub pose: Option<String>,
+}
+
+/// An impulse at a point.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImpulseSpec {
+    /// World point (m); the nearest bone takes the hit.
+    pub at: Vec<f64>,
+    /// Impulse (N·s).
+    pub impulse: Vec<f64>,
 }
