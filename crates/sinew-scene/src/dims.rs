@@ -75,36 +75,32 @@ fn spawn_ragdoll<S: SceneSpace>(
         None => SpawnDef::from_rig(rig, origin, sinew::RotOf::<S>::IDENTITY, scale, velocity),
     };
     let e = |e: sinew::SinewError| err(path, e.to_string());
-    let (nodes, hit): (Vec<ParticleHandle>, Box<dyn Fn(&mut World<S>, _, _) -> Result<(), SceneError>>) =
-        match muscle_presets {
-            Some(p) => {
-                let m = MuscleRagdoll::spawn(world, rig, &MuscleRagdollDef::default(), p, &state).map_err(e)?;
-                let nodes = m.nodes().to_vec();
-                let mc = m.clone();
-                muscles.push(m);
-                (
-                    nodes,
-                    Box::new(move |w: &mut World<S>, at, imp| {
-                        mc.apply_impulse_at(w, at, imp).map(|_| ()).map_err(|x| err("", x.to_string()))
-                    }),
-                )
+    let hit = match &r.impulse {
+        Some(imp) => Some((
+            vector::<S>(&format!("{path}.impulse.at"), &imp.at)?,
+            vector::<S>(&format!("{path}.impulse.impulse"), &imp.impulse)?,
+        )),
+        None => None,
+    };
+    let hit_err = |x: sinew::SinewError| err(format!("{path}.impulse"), x.to_string());
+    let nodes = match muscle_presets {
+        Some(p) => {
+            let m = MuscleRagdoll::spawn(world, rig, &MuscleRagdollDef::default(), p, &state).map_err(e)?;
+            if let Some((at, j)) = hit {
+                m.apply_impulse_at(world, at, j).map_err(hit_err)?;
             }
-            None => {
-                let rd = sinew::Ragdoll::spawn_with(world, rig, &state).map_err(e)?;
-                let nodes = rd.nodes().to_vec();
-                (
-                    nodes,
-                    Box::new(move |w: &mut World<S>, at, imp| {
-                        rd.apply_impulse_at(w, at, imp).map(|_| ()).map_err(|x| err("", x.to_string()))
-                    }),
-                )
+            let nodes = m.nodes().to_vec();
+            muscles.push(m);
+            nodes
+        }
+        None => {
+            let rd = sinew::Ragdoll::spawn_with(world, rig, &state).map_err(e)?;
+            if let Some((at, j)) = hit {
+                rd.apply_impulse_at(world, at, j).map_err(hit_err)?;
             }
-        };
-    if let Some(imp) = &r.impulse {
-        let at = vector::<S>(&format!("{path}.impulse.at"), &imp.at)?;
-        let j = vector::<S>(&format!("{path}.impulse.impulse"), &imp.impulse)?;
-        hit(world, at, j).map_err(|x| err(format!("{path}.impulse"), x.message))?;
-    }
+            rd.nodes().to_vec()
+        }
+    };
     let first = handles.len();
     handles.extend_from_slice(&nodes);
     let bones = rig.resolve().map(|r| r.bones.iter().map(|&(a, b, _, _)| (a, b)).collect()).unwrap_or_default();
