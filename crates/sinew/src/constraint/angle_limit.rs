@@ -47,6 +47,12 @@ pub struct AngleLimit<R> {
     /// Compliance.
     pub compliance: R,
     pub(crate) lambda: R,
+    /// `(cos, sin)` of `min` and `max`, and whether the range spans more than π: lets the
+    /// common case (joint inside its range) be decided with two cross products instead of
+    /// an `atan2`.
+    pub(crate) min_dir: Vector2<R>,
+    pub(crate) max_dir: Vector2<R>,
+    pub(crate) wide: bool,
 }
 
 impl<R: Real> AngleLimit<R> {
@@ -84,6 +90,9 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
             max: d.max,
             compliance: d.compliance,
             lambda: R::ZERO,
+            min_dir: Vector2::new(d.min.cos(), d.min.sin()),
+            max_dir: Vector2::new(d.max.cos(), d.max.sin()),
+            wide: d.max - d.min > R::PI,
         })
     }
 
@@ -96,14 +105,23 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
         if lu2 <= eps2 || lv2 <= eps2 {
             return;
         }
-        let theta = u.cross(v).atan2(u.dot(v));
+        // Inside the range (the usual case)? The bend's direction (u·v, u×v) lies between
+        // the range's end directions: counter-clockwise of `min`, clockwise of `max`.
+        let dir = Vector2::new(u.dot(v), u.cross(v));
+        let after_min = self.min_dir.cross(dir) >= R::ZERO;
+        let before_max = dir.cross(self.max_dir) >= R::ZERO;
+        let inside = if self.wide { after_min || before_max } else { after_min && before_max };
+        if inside {
+            return;
+        }
+        let theta = dir.y.atan2(dir.x);
         // One-sided: C ≥ 0 below the range start, C ≤ 0 above its end.
         let (cval, lower) = if theta < self.min {
             (theta - self.min, true)
         } else if theta > self.max {
             (theta - self.max, false)
         } else {
-            return;
+            return; // on the boundary within rounding
         };
         let ga = u.perp() / lu2;
         let gc = v.perp() / lv2;
