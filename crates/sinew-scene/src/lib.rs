@@ -265,13 +265,7 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
             }
             out.push(']');
         }
-        let mut hasher = sinew::StateHasher::default();
-        hasher.write_u64(w.state_hash());
-        for m in &self.scene.muscles {
-            m.hash_into(&mut hasher);
-        }
-        let hash = if self.scene.muscles.is_empty() { w.state_hash() } else { hasher.finish() };
-        let _ = write!(out, ",\"hash\":\"{:016x}\"}}", hash);
+        let _ = write!(out, ",\"hash\":\"{:016x}\"}}", self.state_hash());
     }
     fn draw(&self) -> DrawList {
         let w = &self.scene.world;
@@ -312,7 +306,18 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         self.scene.world.particles().len()
     }
     fn state_hash(&self) -> u64 {
-        self.scene.world.state_hash()
+        // The world's hash, extended with the muscle ragdolls' own state when there are
+        // any (their schedules and multipliers live outside the world).
+        let w = self.scene.world.state_hash();
+        if self.scene.muscles.is_empty() {
+            return w;
+        }
+        let mut hasher = sinew::StateHasher::default();
+        hasher.write_u64(w);
+        for m in &self.scene.muscles {
+            m.hash_into(&mut hasher);
+        }
+        hasher.finish()
     }
 }
 

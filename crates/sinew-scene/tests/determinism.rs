@@ -25,6 +25,7 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 const GOLDEN_2D: u64 = 0xad9f_07f2_43c9_d05a;
 const GOLDEN_3D: u64 = 0xb67e_fc11_6703_1b83;
 const GOLDEN_ROPE_2D: u64 = 0x94e2_349d_34e7_f365;
+const GOLDEN_RAGDOLL_2D: u64 = 0x2425_9f5d_dfaf_1cb3;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {
@@ -40,6 +41,12 @@ fn golden_fixed_point_3d_scene_matches_committed_hash_after_1000_frames() {
 fn golden_fixed_point_rope_scene_matches_committed_hash_after_1000_frames() {
     // Reeling in and out (particles inserted and removed), span contacts, a tear, a grab.
     assert_eq!(hash_after("golden_fixed_rope_2d.json", 1000), GOLDEN_ROPE_2D, "rope golden hash changed");
+}
+
+#[test]
+fn golden_fixed_point_ragdoll_scene_matches_committed_hash_after_1000_frames() {
+    // Passive ragdolls through impacts, and a muscle ragdoll (its state is in the hash).
+    assert_eq!(hash_after("golden_fixed_ragdoll_2d.json", 1000), GOLDEN_RAGDOLL_2D, "ragdoll golden hash changed");
 }
 
 /// Every feature must work in fixed point: each example scene, forced to fixed point,
