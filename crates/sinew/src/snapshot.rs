@@ -25,6 +25,7 @@ use crate::driver::KeyframeDriver;
 use crate::math::{Real, Rotation, Vector};
 use crate::particle::{InteractionGroups, ParticleSet};
 use crate::rope::Rope;
+use crate::sleep::SleepGroup;
 use crate::space::{RealOf, Space, VecOf};
 use crate::world::{World, WorldDef};
 
@@ -110,6 +111,7 @@ pub struct Snapshot<S: Space> {
     limits: Arena<S::JointLimit>,
     drivers: Arena<KeyframeDriver<S>>,
     ropes: Arena<Rope<S>>,
+    sleep_groups: Arena<SleepGroup>,
     colliders: Arena<Collider<S>>,
     time: RealOf<S>,
     step_count: u64,
@@ -199,6 +201,7 @@ impl<S: Space> World<S> {
             limits: self.limits.clone(),
             drivers: self.drivers.clone(),
             ropes: self.ropes.clone(),
+            sleep_groups: self.sleep_groups.clone(),
             colliders: self.colliders.clone(),
             time: self.time,
             step_count: self.step_count,
@@ -235,6 +238,7 @@ impl<S: Space> World<S> {
         self.limits.clone_from(&s.limits);
         self.drivers.clone_from(&s.drivers);
         self.ropes.clone_from(&s.ropes);
+        self.sleep_groups.clone_from(&s.sleep_groups);
         self.colliders.clone_from(&s.colliders);
         self.time = s.time;
         self.step_count = s.step_count;
@@ -294,6 +298,9 @@ impl<S: Space> World<S> {
             if let Some(o) = d.origin {
                 h.write_vec(o);
             }
+        }
+        for (hd, g) in self.sleep_groups.iter() {
+            h.write_u64(u64::from(hd.index) | (u64::from(g.sleeping) << 32) | (u64::from(g.calm_steps) << 33));
         }
         for (hd, r) in self.ropes.iter() {
             h.write_u64(u64::from(hd.index) | (u64::from(r.sleeping) << 32) | ((r.idx.len() as u64) << 33));

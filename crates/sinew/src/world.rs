@@ -35,6 +35,7 @@ use crate::particle::{ALIVE, COLLIDES, KINEMATIC, ParticleDef, ParticleHandle, P
 use crate::rope::Rope;
 use crate::rope::api::{EdgeContact, EdgeScratch};
 use crate::rope::chain::ChainScratch;
+use crate::sleep::SleepGroup;
 use crate::space::{RealOf, RotOf, Space, VecOf};
 use crate::{Aabb, SinewError};
 
@@ -190,6 +191,7 @@ pub struct World<S: Space> {
     pub(crate) limits: Arena<S::JointLimit>,
     pub(crate) drivers: Arena<KeyframeDriver<S>>,
     pub(crate) ropes: Arena<Rope<S>>,
+    pub(crate) sleep_groups: Arena<SleepGroup>,
     pub(crate) contacts: Vec<Contact<S>>,
     pub(crate) edge_contacts: Vec<EdgeContact<S>>,
     pub(crate) edge_scratch: EdgeScratch,
@@ -220,8 +222,10 @@ struct Scratch<S: Space> {
     query_buf: Vec<u32>,
     /// Per particle slot: position in `dynamic_colliding`, or `u32::MAX`.
     cand_of: Vec<u32>,
-    /// Per particle slot: belongs to a sleeping rope.
+    /// Per particle slot: belongs to a sleeping rope or group.
     sleeping: Vec<bool>,
+    /// Sleeping particles with their inverse masses, zeroed for the step.
+    asleep: Vec<(u32, RealOf<S>)>,
     /// Per particle slot: extra broad-phase reach (m) — a rope span can touch colliders
     /// up to a segment away from its particles.
     pub(crate) extra_reach: Vec<RealOf<S>>,
@@ -244,6 +248,7 @@ impl<S: Space> World<S> {
             limits: Arena::default(),
             drivers: Arena::default(),
             ropes: Arena::default(),
+            sleep_groups: Arena::default(),
             contacts: Vec::new(),
             edge_contacts: Vec::new(),
             edge_scratch: EdgeScratch::default(),
@@ -625,6 +630,7 @@ impl<S: Space> World<S> {
         let h = dt / nr;
         let ctx = SubstepContext::new(h);
         self.ropes_begin_step();
+        self.sleep_begin_step();
         self.prepare_step(h);
         if self.distance_order_dirty {
             self.order_distances();
@@ -660,6 +666,9 @@ impl<S: Space> World<S> {
         }
         report.contacts = (self.contacts.len() + self.edge_contacts.len()) as u32;
         report.recovered_particles = self.recover_non_finite();
+        for &(k, w) in &self.scratch.asleep {
+            self.particles.inv_mass[k as usize] = w;
+        }
 
         // End of step: forces are per step, targets are reached exactly, colliders settle.
         let ps = &mut self.particles;
@@ -677,6 +686,7 @@ impl<S: Space> World<S> {
         self.step_count += 1;
         self.last_h = h;
         self.ropes_end_step();
+        self.sleep_end_step();
         Ok(report)
     }
 
@@ -757,6 +767,7 @@ impl<S: Space> World<S> {
         let mut sleeping = core::mem::take(&mut self.scratch.sleeping);
         let mut extra = core::mem::take(&mut self.scratch.extra_reach);
         self.rope_particle_flags(&mut sleeping, &mut extra);
+        self.mark_sleeping_groups(&mut sleeping);
         self.scratch.sleeping = sleeping;
         self.scratch.extra_reach = extra;
         let ps = &self.particles;
@@ -767,6 +778,7 @@ impl<S: Space> World<S> {
         sc.dv.resize(n, VecOf::<S>::ZERO);
         sc.kinematic.clear();
         sc.dynamic_colliding.clear();
+        sc.asleep.clear();
         for k in 0..n {
             let flags = ps.flags[k];
             if flags & ALIVE == 0 {
@@ -777,12 +789,19 @@ impl<S: Space> World<S> {
                 continue;
             }
             if sc.sleeping[k] {
-                continue; // asleep: no gravity, no contacts, velocity already 0
+                // Asleep: no gravity, no contacts, and immovable for this step (constraint
+                // corrections must not nudge it awake); the inverse mass comes back at
+                // the end of the step.
+                sc.asleep.push((k as u32, ps.inv_mass[k]));
+                continue;
             }
             sc.dv[k] = (g * ps.gravity_scale[k] + ps.force[k] * ps.inv_mass[k]) * h;
             if flags & COLLIDES != 0 {
                 sc.dynamic_colliding.push(k as u32);
             }
+        }
+        for &(k, _) in &self.scratch.asleep {
+            self.particles.inv_mass[k as usize] = RealOf::<S>::ZERO;
         }
         self.particles.step_start.copy_from_slice(&self.particles.pos);
     }

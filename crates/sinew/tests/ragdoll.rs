@@ -729,3 +729,35 @@ fn muscle_ragdoll_rolls_back_bit_exactly_in_fixed_point() {
     other.select_preset(2).unwrap();
     assert_ne!(other.state_hash(), md.state_hash());
 }
+
+#[test]
+fn a_ragdoll_at_rest_sleeps_and_wakes_when_hit() {
+    let rig = presets::humanoid16::<f64>();
+    let mut w = World2d::new(WorldDef { friction: 0.8, damping: 0.5, ..WorldDef::default() }).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
+    let rd = Ragdoll::spawn(&mut w, &rig, DVec2::new(0.0, 1.0), 1.0, DVec2::new(0.0, 0.0)).unwrap();
+    let mut slept_at = None;
+    for f in 0..600 {
+        w.step(DT).unwrap();
+        if rd.is_sleeping(&w) {
+            slept_at = Some(f);
+            break;
+        }
+    }
+    let f = slept_at.expect("a ragdoll lying still should fall asleep within 10 s");
+    // Asleep: positions frozen exactly, velocities zero.
+    let before: Vec<DVec2> = rd.nodes().iter().map(|&h| w.particles().position(h).unwrap()).collect();
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+    }
+    let after: Vec<DVec2> = rd.nodes().iter().map(|&h| w.particles().position(h).unwrap()).collect();
+    assert_eq!(before, after, "asleep since frame {f}, yet moved");
+    // A kick wakes it and it moves.
+    let head = w.particles().position(rd.nodes()[0]).unwrap();
+    rd.apply_impulse_at(&mut w, head, DVec2::new(20.0, 5.0)).unwrap();
+    for _ in 0..5 {
+        w.step(DT).unwrap();
+    }
+    assert!(!rd.is_sleeping(&w));
+    assert!((w.particles().position(rd.nodes()[0]).unwrap() - head).length() > 0.01);
+}

@@ -152,6 +152,8 @@ pub struct Ragdoll<S: RigSpace> {
     root: usize,
     head: Option<usize>,
     scale: RealOf<S>,
+    /// The ragdoll sleeps as one group (see [`crate::sleep`]).
+    sleep: Option<crate::SleepGroupHandle>,
 }
 
 impl<S: RigSpace> Ragdoll<S> {
@@ -187,10 +189,18 @@ impl<S: RigSpace> Ragdoll<S> {
             root: r.root,
             head: r.head,
             scale: state.scale,
+            sleep: None,
         };
         if let Err(e) = out.add_constraints(world, &r, state.scale) {
             out.remove(world);
             return Err(e);
+        }
+        match world.add_sleep_group(&out.nodes) {
+            Ok(g) => out.sleep = Some(g),
+            Err(e) => {
+                out.remove(world);
+                return Err(e);
+            }
         }
         Ok(out)
     }
@@ -321,6 +331,9 @@ impl<S: RigSpace> Ragdoll<S> {
 
     /// Removes every particle (and with them every bone and limit) from the world.
     pub fn remove(self, world: &mut World<S>) {
+        if let Some(g) = self.sleep {
+            let _ = world.remove_sleep_group(g);
+        }
         for h in self.nodes {
             // A node removed earlier by the caller is simply skipped.
             let _ = world.remove_particle(h);
@@ -337,6 +350,12 @@ impl<S: RigSpace> Ragdoll<S> {
             world.particles_mut().set_velocity(h, v + velocity)?;
         }
         Ok(())
+    }
+
+    /// True while the ragdoll sleeps (at rest for a second; it wakes when touched).
+    #[must_use]
+    pub fn is_sleeping(&self, world: &World<S>) -> bool {
+        self.sleep.and_then(|g| world.sleep_group(g)).is_some_and(|g| g.is_sleeping())
     }
 
     /// Applies a hit impulse (N·s) at world point `point`: it is split between the two
