@@ -150,7 +150,10 @@ fn humanoid3d_wall<R: Real>() {
     let v = Vector3::from_f64(10.0, 1.0, 1.0);
     let rd = Ragdoll::spawn(&mut w, &rig, Vector3::from_f64(0.0, 0.4, 0.0), R::ONE, v).unwrap();
     let mut late_speed = 0.0f64;
-    for f in 0..240 {
+    // 5 s, like the 2D scene: when the body comes to rest after the impact depends
+    // sensitively on the launch (±0.01 % in velocity moves it by seconds), so the test
+    // asks for rest in the last half second of five.
+    for f in 0..300 {
         w.step(r(DT)).unwrap();
         let st = rd.stats(&w).unwrap();
         assert!(st.max_bone_strain.to_f64() <= 0.01, "{}: frame {f}: bone strain {}", R::NAME, st.max_bone_strain);
@@ -164,11 +167,11 @@ fn humanoid3d_wall<R: Real>() {
             let (p, rad) = (w.particles().position(h).unwrap(), w.particles().radius(h).unwrap().to_f64());
             assert!(p.is_finite() && p.y.to_f64() >= rad - 1e-4 && p.x.to_f64() <= 3.0 - rad + 1e-4, "{p:?}");
         }
-        if f >= 210 {
+        if f >= 270 {
             late_speed = late_speed.max(st.max_speed.to_f64());
         }
     }
-    assert!(late_speed < 0.05, "{}: still moving at {late_speed} m/s after 4 s", R::NAME);
+    assert!(late_speed < 0.05, "{}: still moving at {late_speed} m/s after 5 s", R::NAME);
 }
 
 #[test]
