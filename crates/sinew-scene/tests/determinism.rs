@@ -22,10 +22,10 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 
 /// Committed results of 1000 frames. Recompute with
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
-const GOLDEN_2D: u64 = 0x0d15_dcda_8f1f_cdfe;
-const GOLDEN_3D: u64 = 0x3787_b0c2_799b_ceab;
-const GOLDEN_ROPE_2D: u64 = 0x32a3_b53a_6a81_b540;
-const GOLDEN_RAGDOLL_2D: u64 = 0x7c8a_6ad3_7b9e_2350;
+const GOLDEN_2D: u64 = 0x4252_5730_71af_2b79;
+const GOLDEN_3D: u64 = 0x2735_7ad0_ba6a_75b8;
+const GOLDEN_ROPE_2D: u64 = 0xf310_4387_fef4_a112;
+const GOLDEN_RAGDOLL_2D: u64 = 0xadb0_6e98_5bf0_376e;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {

@@ -34,18 +34,32 @@ macro_rules! define_handle {
 }
 pub(crate) use define_handle;
 
-#[derive(Clone, Debug)]
+// `Copy` when `T` is, so that copying a whole arena (snapshots) is a memcpy.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Slot<T> {
     pub generation: u32,
     pub value: Option<T>,
 }
 
 /// A vector of optional values with generations and a LIFO free list.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Arena<T> {
     pub(crate) slots: Vec<Slot<T>>,
     free: Vec<u32>,
     len: usize,
+}
+
+impl<T: Clone> Clone for Arena<T> {
+    fn clone(&self) -> Self {
+        Self { slots: self.slots.clone(), free: self.free.clone(), len: self.len }
+    }
+
+    // Reuses the buffers (snapshots into a ring of saved states).
+    fn clone_from(&mut self, o: &Self) {
+        self.slots.clone_from(&o.slots);
+        self.free.clone_from(&o.free);
+        self.len = o.len;
+    }
 }
 
 impl<T> Default for Arena<T> {

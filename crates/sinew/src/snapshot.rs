@@ -209,6 +209,41 @@ impl<S: Space> World<S> {
         }
     }
 
+    /// Saves the complete dynamic state into an existing snapshot, reusing its buffers: a
+    /// rollback client keeps a ring of snapshots and overwrites the oldest every frame,
+    /// which then costs copies only, no allocation.
+    pub fn snapshot_into(&self, out: &mut Snapshot<S>) {
+        let p = &self.particles;
+        let sp = &mut out.particles;
+        sp.pos.clone_from(&p.pos);
+        sp.vel.clone_from(&p.vel);
+        sp.inv_mass.clone_from(&p.inv_mass);
+        sp.mass.clone_from(&p.mass);
+        sp.radius.clone_from(&p.radius);
+        sp.gravity_scale.clone_from(&p.gravity_scale);
+        sp.force.clone_from(&p.force);
+        sp.friction.clone_from(&p.friction);
+        sp.groups.clone_from(&p.groups);
+        sp.flags.clone_from(&p.flags);
+        sp.target.clone_from(&p.target);
+        sp.generation.clone_from(&p.generation);
+        sp.free.clone_from(&p.free);
+        sp.live = p.live;
+        out.def = self.def;
+        out.distances.clone_from(&self.distances);
+        out.tethers.clone_from(&self.tethers);
+        out.bendings.clone_from(&self.bendings);
+        out.attachments.clone_from(&self.attachments);
+        out.limits.clone_from(&self.limits);
+        out.drivers.clone_from(&self.drivers);
+        out.ropes.clone_from(&self.ropes);
+        out.sleep_groups.clone_from(&self.sleep_groups);
+        out.colliders.clone_from(&self.colliders);
+        out.time = self.time;
+        out.step_count = self.step_count;
+        out.last_h = self.last_h;
+    }
+
     /// Restores a snapshot taken from this world (or from a world built the same way).
     /// Stepping afterwards gives exactly what stepping from the snapshot's moment gave.
     pub fn restore(&mut self, s: &Snapshot<S>) {
@@ -264,10 +299,11 @@ impl<S: Space> World<S> {
             h.write_vec(p.vel[k]);
             h.write_real(p.inv_mass[k]);
         }
+        // Multipliers are not hashed: every substep restarts them from 0, so they carry
+        // nothing into the next step that the positions do not.
         for (hd, c) in self.distances.iter() {
             h.write_u64(u64::from(hd.index) | (u64::from(c.a) << 32));
             h.write_real(c.rest);
-            h.write_real(c.lambda);
         }
         for (hd, c) in self.tethers.iter() {
             h.write_u64(u64::from(hd.index) | (u64::from(c.particle) << 32));
