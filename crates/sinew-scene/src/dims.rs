@@ -44,6 +44,32 @@ fn arr<R: Real, V: Vector<R>>(v: V) -> [f64; 3] {
     v.to_f64_array()
 }
 
+/// An oriented box (same keys in 2D and 3D; the rotation is parsed by the caller).
+fn cuboid_def<S: SceneSpace>(path: &str, s: &ShapeSpec, rot: sinew::RotOf<S>) -> Result<ColliderDef<S>, SceneError> {
+    let c = vector::<S>(&format!("{path}.center"), required(path, "center", &s.center)?)?;
+    let h = vector::<S>(&format!("{path}.half_extents"), required(path, "half_extents", &s.half_extents)?)?;
+    for i in 0..S::DIM {
+        positive(&format!("{path}.half_extents[{i}]"), h.get(i).to_f64())?;
+    }
+    let shape = Shape::cuboid(h).map_err(|e| err(path, e.to_string()))?;
+    Ok(ColliderDef::new(shape).position(c).rotation(rot))
+}
+
+/// A convex polygon (2D) or hull (3D) from `points`, placed at `position`.
+fn convex_def<S: SceneSpace>(path: &str, s: &ShapeSpec, rot: sinew::RotOf<S>) -> Result<ColliderDef<S>, SceneError> {
+    let pts = required(path, "points", &s.points)?;
+    let mut v = Vec::with_capacity(pts.len());
+    for (i, p) in pts.iter().enumerate() {
+        v.push(vector::<S>(&format!("{path}.points[{i}]"), p)?);
+    }
+    let pos = match &s.position {
+        Some(p) => vector::<S>(&format!("{path}.position"), p)?,
+        None => sinew::VecOf::<S>::ZERO,
+    };
+    let shape = Shape::convex(&v).map_err(|e| err(format!("{path}.points"), e.to_string()))?;
+    Ok(ColliderDef::new(shape).position(pos).rotation(rot))
+}
+
 /// Spawns one ragdoll spec (shared by both dimensions once the rig is chosen).
 #[allow(clippy::too_many_arguments)]
 fn spawn_ragdoll<S: SceneSpace>(
@@ -171,35 +197,14 @@ impl<R: SceneReal> SceneSpace for Space2<R> {
         }
         let angle = R::from_f64(finite(&format!("{path}.angle"), s.angle.unwrap_or(0.0))?);
         let rot = Rot2::from_angle(angle);
-        let shape_err = |e: sinew::SinewError| err(path, e.to_string());
         match kind {
             "box" => {
                 if s.rotation.is_some() {
                     return Err(err(format!("{path}.rotation"), "2D boxes take `angle` (radians)"));
                 }
-                let c = vector::<Self>(&format!("{path}.center"), required(path, "center", &s.center)?)?;
-                let h =
-                    vector::<Self>(&format!("{path}.half_extents"), required(path, "half_extents", &s.half_extents)?)?;
-                for i in 0..2 {
-                    positive(&format!("{path}.half_extents[{i}]"), h.get(i).to_f64())?;
-                }
-                Ok(ColliderDef::new(Shape::cuboid(h).map_err(shape_err)?).position(c).rotation(rot))
+                cuboid_def::<Self>(path, s, rot)
             }
-            "polygon" => {
-                let pts = required(path, "points", &s.points)?;
-                let mut v = Vec::with_capacity(pts.len());
-                for (i, p) in pts.iter().enumerate() {
-                    v.push(vector::<Self>(&format!("{path}.points[{i}]"), p)?);
-                }
-                let pos = match &s.position {
-                    Some(p) => vector::<Self>(&format!("{path}.position"), p)?,
-                    None => Vector2::ZERO,
-                };
-                let shape = Shape::Convex(
-                    sinew::ConvexPolygon::from_points(&v).map_err(|e| err(format!("{path}.points"), e.to_string()))?,
-                );
-                Ok(ColliderDef::new(shape).position(pos).rotation(rot))
-            }
+            "polygon" => convex_def::<Self>(path, s, rot),
             "hull" => Err(wrong_dim(path, "hull", 2)),
             _ => Err(err(path, format!("unknown shape `{kind}`"))),
         }
@@ -330,32 +335,9 @@ impl<R: SceneReal> SceneSpace for Space3<R> {
             }
             None => Quat::IDENTITY,
         };
-        let shape_err = |e: sinew::SinewError| err(path, e.to_string());
         match kind {
-            "box" => {
-                let c = vector::<Self>(&format!("{path}.center"), required(path, "center", &s.center)?)?;
-                let h =
-                    vector::<Self>(&format!("{path}.half_extents"), required(path, "half_extents", &s.half_extents)?)?;
-                for i in 0..3 {
-                    positive(&format!("{path}.half_extents[{i}]"), h.get(i).to_f64())?;
-                }
-                Ok(ColliderDef::new(Shape::cuboid(h).map_err(shape_err)?).position(c).rotation(rot))
-            }
-            "hull" => {
-                let pts = required(path, "points", &s.points)?;
-                let mut v = Vec::with_capacity(pts.len());
-                for (i, p) in pts.iter().enumerate() {
-                    v.push(vector::<Self>(&format!("{path}.points[{i}]"), p)?);
-                }
-                let pos = match &s.position {
-                    Some(p) => vector::<Self>(&format!("{path}.position"), p)?,
-                    None => Vector3::ZERO,
-                };
-                let shape = Shape::Convex(
-                    sinew::ConvexHull::from_points(&v).map_err(|e| err(format!("{path}.points"), e.to_string()))?,
-                );
-                Ok(ColliderDef::new(shape).position(pos).rotation(rot))
-            }
+            "box" => cuboid_def::<Self>(path, s, rot),
+            "hull" => convex_def::<Self>(path, s, rot),
             "polygon" => Err(wrong_dim(path, "polygon", 3)),
             _ => Err(err(path, format!("unknown shape `{kind}`"))),
         }
