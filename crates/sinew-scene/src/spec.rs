@@ -123,7 +123,7 @@ pub struct DistanceSpec {
     /// Compliance (m/N); default 0.
     #[serde(default)]
     pub compliance: Option<f64>,
-    /// Damping (s); default 0.
+    /// Damping (N·s/m); default 0.
     #[serde(default)]
     pub damping: Option<f64>,
     /// Pull-only.

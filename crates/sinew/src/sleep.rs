@@ -74,7 +74,8 @@ impl<S: Space> World<S> {
     /// Start of a step: wake groups that are touched (force, kinematic target) or near a
     /// moving collider.
     pub(crate) fn sleep_begin_step(&mut self) {
-        if self.sleep_groups.is_empty() {
+        // Only sleeping groups have anything to check (and the common case is none).
+        if !self.sleep_groups.values().any(|g| g.sleeping) {
             return;
         }
         let moving: Vec<_> = self.colliders.values().filter(|c| c.is_moving()).map(|c| c.swept_aabb()).collect();

@@ -30,7 +30,7 @@ pub struct AttachmentDef<S: Space> {
     pub length: RealOf<S>,
     /// Compliance (m/N); 0 = rigid.
     pub compliance: RealOf<S>,
-    /// Damping (s), with compliance > 0.
+    /// Damping (N·s/m), with compliance > 0.
     pub damping: RealOf<S>,
 }
 
@@ -52,7 +52,7 @@ pub struct Attachment<S: Space> {
     pub length: RealOf<S>,
     /// Compliance (m/N).
     pub compliance: RealOf<S>,
-    /// Damping (s).
+    /// Damping (N·s/m).
     pub damping: RealOf<S>,
     /// Per-axis multipliers (pin) or `λ·n` (leash) of the last substep.
     pub(crate) lambda: VecOf<S>,

@@ -30,7 +30,8 @@ pub struct DistanceDef<S: Space> {
     pub length: Option<RealOf<S>>,
     /// Compliance α (m/N); 0 = rigid.
     pub compliance: RealOf<S>,
-    /// Damping β (s) along the constraint (only acts with compliance > 0).
+    /// Damping β (N·s/m) along the constraint: XPBD's `γ = α·β/h` is dimensionless only
+    /// with β in N·s/m. Acts only with compliance > 0.
     pub damping: RealOf<S>,
     /// Only pull (rope); never push.
     pub unilateral: bool,
@@ -71,7 +72,7 @@ pub struct Distance<R> {
     pub rest: R,
     /// Compliance (m/N).
     pub compliance: R,
-    /// Damping (s).
+    /// Damping (N·s/m).
     pub damping: R,
     /// Pull-only.
     pub unilateral: bool,

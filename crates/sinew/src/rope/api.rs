@@ -184,8 +184,15 @@ impl<S: Space> World<S> {
             return;
         }
         let zero = RealOf::<S>::ZERO;
-        let moving: Vec<_> = self.colliders.values().filter(|c| c.is_moving()).filter_map(|c| c.swept_aabb()).collect();
-        let moving_unbounded = self.colliders.values().any(|c| c.is_moving() && c.swept_aabb().is_none());
+        // Wake checks need the moving colliders only when some rope sleeps.
+        let any_sleeping = self.ropes.values().any(|r| r.sleeping);
+        let moving: Vec<_> = if !any_sleeping {
+            Vec::new()
+        } else {
+            self.colliders.values().filter(|c| c.is_moving()).filter_map(|c| c.swept_aabb()).collect()
+        };
+        let moving_unbounded =
+            any_sleeping && self.colliders.values().any(|c| c.is_moving() && c.swept_aabb().is_none());
         let ps = &mut self.particles;
         for r in self.ropes.values_mut() {
             if r.sleeping {
