@@ -24,7 +24,7 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
 const GOLDEN_2D: u64 = 0x4252_5730_71af_2b79;
 const GOLDEN_3D: u64 = 0x2735_7ad0_ba6a_75b8;
-const GOLDEN_ROPE_2D: u64 = 0xf310_4387_fef4_a112;
+const GOLDEN_ROPE_2D: u64 = 0x61f2_c0a2_2ab9_ea18;
 const GOLDEN_RAGDOLL_2D: u64 = 0xadb0_6e98_5bf0_376e;
 
 #[test]

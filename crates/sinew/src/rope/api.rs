@@ -262,17 +262,15 @@ impl<S: Space> World<S> {
                 r.lambda.iter_mut().for_each(|l| *l = zero);
                 r.bend_lambda.iter_mut().for_each(|l| *l = zero);
             }
-            // Newton steps until converged (see `chain`): usually one.
-            // The first step always runs (it also carries the multipliers, i.e. the
-            // tension read-out); further steps only while links were off by more than the
-            // tolerance.
-            for k in 0..MAX_NEWTON_STEPS {
-                let tol = if k == 0 { zero } else { tolerance };
+            // Newton steps until converged (see `chain`): usually one. The first step
+            // always runs (it also carries the multipliers, i.e. the tension read-out);
+            // further steps only while some link is off by more than the tolerance.
+            // A compliant rope takes one step: its links are meant to stretch.
+            let mut converged = false;
+            for _ in 0..MAX_NEWTON_STEPS {
                 let chain = ChainRef { idx: &r.idx, rest: &r.rest, lambda: &mut r.lambda, compliance: r.compliance };
-                let worst = solve_chain(chain, ps, ctx, scratch, tol);
-                // `worst` is measured before the step: once it is within tolerance, the
-                // step just taken (quadratically convergent) left far less.
-                if worst <= tolerance || r.compliance > zero {
+                converged = solve_chain(chain, ps, ctx, scratch, tolerance);
+                if converged || r.compliance > zero {
                     break;
                 }
             }
@@ -284,7 +282,11 @@ impl<S: Space> World<S> {
                     r.bend_lambda[j] = c.lambda;
                 }
             }
-            if r.tethers {
+            // Tethers are the safety net for a chain solve that stopped short of its
+            // tolerance (a rope yanked harder than four Newton steps can follow, or a
+            // compliant rope). A converged chain already holds every tether: each link is
+            // within the tolerance, so every arc is too.
+            if r.tethers && !converged {
                 solve_rope_tethers(r, ps);
             }
         }

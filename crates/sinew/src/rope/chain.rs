@@ -44,93 +44,157 @@ pub(crate) struct ChainRef<'a, S: Space> {
 /// Reusable buffers for [`solve_chain`] (sized to the longest rope).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ChainScratch<S: Space> {
+    /// The chain's positions and inverse masses, gathered into contiguous arrays so every
+    /// pass below is a straight walk (no index indirection, no bounds checks).
+    x: Vec<VecOf<S>>,
+    w: Vec<RealOf<S>>,
+    /// Link directions `n_j`.
     n: Vec<VecOf<S>>,
-    c_prime: Vec<RealOf<S>>,
-    d_prime: Vec<RealOf<S>>,
+    /// Diagonal `b_j`.
+    diag: Vec<RealOf<S>>,
+    /// Super-diagonal `u_j` (= sub-diagonal of row `j + 1`; the matrix is symmetric).
+    upper: Vec<RealOf<S>>,
+    /// Right-hand side `r_j`, then the eliminated right-hand sides, then `Δλ_j`.
+    rhs: Vec<RealOf<S>>,
+    /// Eliminated off-diagonal factors (from the top above the middle row, from the
+    /// bottom below it).
+    factor: Vec<RealOf<S>>,
 }
 
 /// One Newton step on the chain `idx[0] – idx[1] – …` with rest lengths `rest` and
-/// multipliers `lambda` (accumulated within the substep). Returns the largest relative
-/// violation `|C_j| / L_j` found *before* the step (over links that can move); when it is
-/// below `tolerance` nothing is changed.
+/// multipliers `lambda` (accumulated within the substep). Returns whether every link that
+/// can move is within `tolerance` (relative) of its rest length *after* the step, measured
+/// without square roots: `|d² − L²| ≤ 2·tol·L²` (`d² − L² ≈ 2L·C` for small `C`).
+///
+/// Three passes, so only the elimination is serial:
+/// 1. per link (independent, pipelines well): direction, violation, row of the matrix;
+/// 2. the elimination, from both ends towards the middle at once ("burn at both ends"):
+///    two independent recurrences, so the CPU overlaps their divisions and the serial
+///    latency per link halves; then the middle row and the back substitution outwards;
+/// 3. per particle: `Δx_i = w_i (n_i Δλ_i − n_{i−1} Δλ_{i−1})`, each particle written once.
 pub(crate) fn solve_chain<S: Space>(
     chain: ChainRef<'_, S>,
     ps: &mut ParticleSet<S>,
     ctx: &SubstepContext<RealOf<S>>,
     scratch: &mut ChainScratch<S>,
     tolerance: RealOf<S>,
-) -> RealOf<S> {
+) -> bool {
     let ChainRef { idx, rest, lambda, compliance } = chain;
     let m = rest.len();
-    if m == 0 {
-        return RealOf::<S>::ZERO;
-    }
-    let mut worst = RealOf::<S>::ZERO;
     let zero = RealOf::<S>::ZERO;
+    let one = RealOf::<S>::ONE;
+    if m == 0 || idx.len() != m + 1 || lambda.len() != m {
+        return true;
+    }
     let alpha_t = compliance * ctx.inv_h2;
-    scratch.n.clear();
-    scratch.n.resize(m, VecOf::<S>::ZERO);
-    scratch.c_prime.clear();
-    scratch.c_prime.resize(m, zero);
-    scratch.d_prime.clear();
-    scratch.d_prime.resize(m, zero);
-    let (n, cp, dp) = (&mut scratch.n, &mut scratch.c_prime, &mut scratch.d_prime);
+    let sc = scratch;
+    sc.x.clear();
+    sc.x.extend(idx.iter().map(|&i| ps.pos[i as usize]));
+    sc.w.clear();
+    sc.w.extend(idx.iter().map(|&i| ps.inv_mass[i as usize]));
+    for v in [&mut sc.diag, &mut sc.upper, &mut sc.rhs, &mut sc.factor] {
+        v.clear();
+        v.resize(m, zero);
+    }
+    sc.n.clear();
+    sc.n.resize(m, VecOf::<S>::ZERO);
+    let (x, w) = (&mut sc.x[..], &sc.w[..]);
+    let (n, diag, upper, rhs, factor) =
+        (&mut sc.n[..], &mut sc.diag[..], &mut sc.upper[..], &mut sc.rhs[..], &mut sc.factor[..]);
 
-    // Forward sweep: build each row as we go and eliminate the sub-diagonal.
-    // Row j: a_j Δλ_{j−1} + b_j Δλ_j + c_j Δλ_{j+1} = r_j with a_j = c_{j−1} (symmetric).
-    let mut prev_c = zero; // c_{j−1}
-    let mut prev_cp = zero; // c'_{j−1}
-    let mut prev_dp = zero; // d'_{j−1}
-    let mut next = (VecOf::<S>::ZERO, zero);
-    for j in 0..m {
-        let (a, b) = (idx[j] as usize, idx[j + 1] as usize);
-        let (wa, wb) = (ps.inv_mass[a], ps.inv_mass[b]);
-        // Each link's direction is computed once: as "the next link" of the previous row.
-        let (dir, len) = if j == 0 { (ps.pos[a] - ps.pos[b]).normalize_and_length() } else { next };
-        n[j] = dir;
-        let c_val = len - rest[j];
-        if wa + wb > zero && rest[j] > zero {
-            worst = worst.max(c_val.abs() / rest[j]);
+    // Pass 1: directions, violations, diagonal and right-hand side.
+    let links = x.iter().zip(&x[1..]).zip(w.iter().zip(&w[1..]));
+    let rows = n.iter_mut().zip(diag.iter_mut()).zip(rhs.iter_mut());
+    for ((((xa, xb), (&wa, &wb)), ((nj, dj), rj)), (&l, &lam)) in links.zip(rows).zip(rest.iter().zip(lambda.iter())) {
+        let (dir, len) = (*xa - *xb).normalize_and_length();
+        // A link with no freedom (both ends pinned) or no direction (coincident
+        // particles) becomes the row `Δλ = 0`; its couplings vanish with it (they carry
+        // a factor `w` of a pinned end or a zero direction).
+        let free = wa + wb > zero && len > zero;
+        *nj = if free { dir } else { VecOf::<S>::ZERO };
+        *dj = if free { wa + wb + alpha_t } else { one };
+        *rj = if free { l - len - alpha_t * lam } else { zero };
+    }
+    for ((u, (na, nb)), &wb) in upper.iter_mut().zip(n.iter().zip(&n[1..])).zip(&w[1..]) {
+        *u = -wb * na.dot(*nb);
+    }
+
+    // Pass 2: eliminate rows 0..k from the top and rows k+1..m from the bottom; both
+    // recurrences run in the same loop so their latencies overlap.
+    // Top: factor_j = u_j / p_j, rhs_j = (r_j − u_{j−1} rhs_{j−1}) / p_j with
+    // p_j = b_j − u_{j−1} factor_{j−1}.
+    // Bottom: factor_j = u_{j−1} / q_j, rhs_j = (r_j − u_j rhs_{j+1}) / q_j with
+    // q_j = b_j − u_j factor_{j+1}.
+    let k = m / 2;
+    let recip = |d: RealOf<S>| if d == zero { zero } else { one / d };
+    let (mut top_f, mut top_r, mut top_u) = (zero, zero, zero);
+    let (mut bot_f, mut bot_r, mut bot_u) = (zero, zero, zero);
+    let steps = k.max(m - 1 - k);
+    for s in 0..steps {
+        if s < k {
+            let j = s;
+            let inv = recip(diag[j] - top_u * top_f);
+            top_r = (rhs[j] - top_u * top_r) * inv;
+            top_u = upper[j];
+            top_f = top_u * inv;
+            factor[j] = top_f;
+            rhs[j] = top_r;
         }
-        // Direction of the next link (needed for this row's super-diagonal).
-        let coupling = if j + 1 < m {
-            let c2 = idx[j + 2] as usize;
-            next = (ps.pos[b] - ps.pos[c2]).normalize_and_length();
-            -wb * dir.dot(next.0)
-        } else {
-            zero
-        };
-        let mut diag = wa + wb + alpha_t;
-        let mut rhs = -c_val - alpha_t * lambda[j];
-        let mut upper = coupling;
-        if wa + wb == zero || dir == VecOf::<S>::ZERO {
-            // No freedom (both ends pinned) or no direction (coincident particles).
-            diag = RealOf::<S>::ONE;
-            rhs = zero;
-            upper = zero;
+        if s + 1 + k < m {
+            let j = m - 1 - s;
+            let inv = recip(diag[j] - bot_u * bot_f);
+            bot_r = (rhs[j] - bot_u * bot_r) * inv;
+            bot_u = upper[j - 1];
+            bot_f = bot_u * inv;
+            factor[j] = bot_f;
+            rhs[j] = bot_r;
         }
-        let denom = diag - prev_c * prev_cp;
-        let inv = if denom == zero { zero } else { RealOf::<S>::ONE / denom };
-        cp[j] = upper * inv;
-        dp[j] = (rhs - prev_c * prev_dp) * inv;
-        prev_c = upper;
-        prev_cp = cp[j];
-        prev_dp = dp[j];
     }
-    if worst <= tolerance && compliance == zero {
-        return worst;
+    // The middle row, with its neighbours expressed through it.
+    let (mut p, mut r) = (diag[k], rhs[k]);
+    if k > 0 {
+        p -= upper[k - 1] * factor[k - 1];
+        r -= upper[k - 1] * rhs[k - 1];
     }
-    // Back substitution, applying each Δλ as soon as it is known.
-    let mut dl_next = zero;
-    for j in (0..m).rev() {
-        let dl = dp[j] - cp[j] * dl_next;
-        lambda[j] += dl;
-        let (a, b) = (idx[j] as usize, idx[j + 1] as usize);
-        let imp = n[j] * dl;
-        let (wa, wb) = (ps.inv_mass[a], ps.inv_mass[b]);
-        ps.pos[a] += imp * wa;
-        ps.pos[b] -= imp * wb;
-        dl_next = dl;
+    if k + 1 < m {
+        p -= upper[k] * factor[k + 1];
+        r -= upper[k] * rhs[k + 1];
     }
-    worst
+    let mid = r * recip(p);
+    rhs[k] = mid;
+    // Back substitution outwards: Δλ_j = rhs_j − factor_j Δλ_(neighbour towards k).
+    let mut up = mid;
+    for (r, &f) in rhs[..k].iter_mut().zip(&factor[..k]).rev() {
+        up = *r - f * up;
+        *r = up;
+    }
+    let mut down = mid;
+    for (r, &f) in rhs[k + 1..].iter_mut().zip(&factor[k + 1..]) {
+        down = *r - f * down;
+        *r = down;
+    }
+
+    // Pass 3: multipliers and positions.
+    for (l, &dl) in lambda.iter_mut().zip(rhs.iter()) {
+        *l += dl;
+    }
+    let mut prev_imp = VecOf::<S>::ZERO;
+    let imps = n.iter().zip(rhs.iter()).map(|(nj, &dl)| *nj * dl).chain(core::iter::once(VecOf::<S>::ZERO));
+    for ((xi, &wi), imp) in x.iter_mut().zip(w).zip(imps) {
+        *xi += (imp - prev_imp) * wi;
+        prev_imp = imp;
+    }
+    for (&i, &xi) in idx.iter().zip(x.iter()) {
+        ps.pos[i as usize] = xi;
+    }
+    // Convergence, on the positions just written.
+    let two_tol = tolerance + tolerance;
+    let mut converged = true;
+    let links = x.iter().zip(&x[1..]).zip(w.iter().zip(&w[1..]));
+    for (((xa, xb), (&wa, &wb)), &l) in links.zip(rest) {
+        let l2 = l * l;
+        let e = (*xa - *xb).length_squared() - l2;
+        converged &= (wa + wb == zero) | (e.abs() <= two_tol * l2);
+    }
+    converged
 }
