@@ -71,19 +71,22 @@
 //!
 //! Swing cones (half-angle about the axis `a → joint`): spine 35° about pelvis → spine,
 //! neck 45° about spine → neck, shoulders 110° about neck → shoulder (the rest arm hangs
-//! 75° off that lateral-down axis), hips 95° about spine → hip. Twist ranges, measured with
-//! reference particles as [`crate::SwingTwistLimit`] defines them: spine ±35° (`hip_l`
-//! against `shoulder_l`), neck ±70° (`chest` against `nose`).
+//! 75° off that lateral-down axis), hips 95° about spine → hip. Twist ranges are the rest
+//! twist ± a range, measured with reference particles as [`crate::SwingTwistLimit`]
+//! defines them (parent reference against child reference):
 //!
-//! **Shoulders and hips have no twist limit.** The world's twist projection moves the two
-//! reference particles and the joint with gradients that ignore how the twist depends on
-//! the bone directions; with the 95–110° cones of a shoulder or hip that error is large,
-//! and a tumbling ragdoll gained energy (node speeds of tens of m/s after a 10 m/s wall
-//! impact) with every reference placement tried — other shoulder or hip, spine, elbow and
-//! knee particles, cone axes along the hanging limb, heavier references, soft twist. The
-//! spine's and neck's small cones keep the error small, and there the limit is stable.
-//! Until the projection uses exact gradients, shoulder and hip twist is free (arms and legs
-//! can still only roll about their own axis; the hinges keep elbows and knees in plane).
+//! | joint | references | range |
+//! |---|---|---|
+//! | spine | `hip_l` against `shoulder_l` | ±35° |
+//! | neck | `chest` against `nose` | ±70° |
+//! | shoulder | `spine` against `elbow_ref` | ±70° (internal/external rotation of the arm) |
+//! | hip | the other hip against `knee_ref` | ±45° (internal/external rotation of the leg) |
+//!
+//! The shoulder and hip references are 0.12–0.34 m off their bones' axes (the twist's
+//! gradient grows as that distance shrinks). The twist projection moves all five
+//! particles of a limit along the exact gradient of the twist, which keeps the large
+//! shoulder and hip cones free of the energy a cruder projection would add (see
+//! [`crate::SwingTwistLimit`]).
 //!
 //! The hinges need no twist limit; their flexion range is a cone whose axis comes from a
 //! reference particle (`elbow_ref` behind the elbow, `knee_ref` in front of the knee)
@@ -437,10 +440,11 @@ pub fn humanoid3d<R: Real>() -> RigDef<Space3<R>> {
     rig.limits.extend(lim);
     for s in ["l", "r"] {
         let n = |p: &str| format!("{p}_{s}");
+        let other = if s == "l" { "hip_r" } else { "hip_l" };
         let l = [
-            RigLimit::swing("neck", n("shoulder"), n("elbow_out"), deg(110.0)),
+            swing_twist(&rig, ["neck", &n("shoulder"), &n("elbow_out")], 110.0, ["spine", &n("elbow_ref")], 70.0),
             RigLimit::swing(n("elbow_ref"), n("elbow_in"), n("hand"), deg(74.5)),
-            RigLimit::swing("spine", n("hip"), n("knee_out"), deg(95.0)),
+            swing_twist(&rig, ["spine", &n("hip"), &n("knee_out")], 95.0, [other, &n("knee_ref")], 45.0),
             RigLimit::swing(n("knee_ref"), n("knee_in"), n("foot"), deg(72.0)),
         ];
         rig.limits.extend(l);
