@@ -194,7 +194,7 @@ pub struct World<S: Space> {
     pub(crate) sleep_groups: Arena<SleepGroup>,
     pub(crate) contacts: Vec<Contact<S>>,
     pub(crate) edge_contacts: Vec<EdgeContact<S>>,
-    pub(crate) edge_scratch: EdgeScratch,
+    pub(crate) edge_scratch: EdgeScratch<S>,
     pub(crate) rope_scratch: ChainScratch<S>,
     pub(crate) broad_phase: BroadPhase<VecOf<S>>,
     pub(crate) broad_phase_dirty: bool,
@@ -219,6 +219,23 @@ struct Scratch<S: Space> {
     cand_items: Vec<u32>,
     /// How far each particle may move this step before its candidates must be re-queried.
     margin: Vec<RealOf<S>>,
+    /// Per entry of `dynamic_colliding` (CSR over `pair_start`): the colliders it may
+    /// touch this step (slot) with the squared clearance it had from each at the start of
+    /// the step (0 for a moving collider). Distance to a shape is 1-Lipschitz, so while
+    /// both ends of a substep's path stay closer than that to the start position the
+    /// collider cannot touch the particle or be crossed by it, and the test is skipped.
+    pair_start: Vec<u32>,
+    pairs: Vec<(u32, RealOf<S>)>,
+    /// Broad-phase results kept across steps (Box2D's "fat AABB" idea): per particle slot,
+    /// the enlarged box its candidates were last queried with and their range in
+    /// `fat_items`. While the particle's query box stays inside that box and the broad
+    /// phase has not been rebuilt (`fat_generation`), the cached list — a superset — is
+    /// filtered instead of querying the grid again. Results are identical either way.
+    fat_box: Vec<Aabb<VecOf<S>>>,
+    fat_at: Vec<(u32, u32)>,
+    fat_items: Vec<u32>,
+    fat_next: Vec<u32>,
+    fat_generation: u64,
     query_buf: Vec<u32>,
     /// Per particle slot: position in `dynamic_colliding`, or `u32::MAX`.
     cand_of: Vec<u32>,
@@ -877,13 +894,29 @@ impl<S: Space> World<S> {
         sc.cand_start.clear();
         sc.cand_items.clear();
         sc.margin.clear();
+        sc.pair_start.clear();
+        sc.pairs.clear();
         sc.cand_of.clear();
         sc.cand_of.resize(self.particles.pos.len(), u32::MAX);
         if self.colliders.is_empty() {
             return;
         }
         let ps = &self.particles;
+        let zero = RealOf::<S>::ZERO;
         let nsub = RealOf::<S>::from_i32(self.def.substeps as i32);
+        // Cached broad-phase lists (see `Scratch::fat_box`): valid while the broad phase is
+        // the one they were queried from. The pad is Box2D's AABB margin, 10 cm.
+        let fat_valid = sc.fat_generation == self.broad_phase.generation;
+        sc.fat_generation = self.broad_phase.generation;
+        let fat_pad = VecOf::<S>::splat(RealOf::<S>::from_ratio(1, 10));
+        let n = ps.pos.len();
+        sc.fat_box.resize(n, Aabb { min: VecOf::<S>::ZERO, max: VecOf::<S>::ZERO });
+        sc.fat_at.resize(n, (u32::MAX, 0));
+        if !fat_valid {
+            sc.fat_at.iter_mut().for_each(|a| *a = (u32::MAX, 0));
+        }
+        core::mem::swap(&mut sc.fat_items, &mut sc.fat_next);
+        sc.fat_next.clear();
         for (j, &k) in sc.dynamic_colliding.iter().enumerate() {
             let k = k as usize;
             sc.cand_of[k] = j as u32;
@@ -892,12 +925,54 @@ impl<S: Space> World<S> {
             let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
             let mv = VecOf::<S>::splat(margin + ps.radius[k] + extra);
             let q = Aabb { min: ps.pos[k] - mv, max: ps.pos[k] + mv };
-            self.broad_phase.query::<RealOf<S>>(&q, &mut sc.query_buf);
+            let (at, len) = sc.fat_at[k];
+            let cached = fat_valid && at != u32::MAX && sc.fat_box[k].contains(&q);
+            let start = sc.fat_next.len() as u32;
+            if cached {
+                sc.fat_next.extend_from_slice(&sc.fat_items[at as usize..(at + len) as usize]);
+            } else {
+                let fat = Aabb { min: q.min - fat_pad, max: q.max + fat_pad };
+                self.broad_phase.query::<RealOf<S>>(&fat, &mut sc.query_buf);
+                sc.fat_next.extend_from_slice(&sc.query_buf);
+                sc.fat_box[k] = fat;
+            }
+            sc.fat_at[k] = (start, sc.fat_next.len() as u32 - start);
+            // This step's candidates: the cached ones that overlap the query box, in the
+            // broad phase's (sorted) order, exactly what a query with `q` returns.
+            sc.query_buf.clear();
+            let bounded = &self.broad_phase.bounded;
+            sc.query_buf
+                .extend(sc.fat_next[start as usize..].iter().copied().filter(|&b| bounded[b as usize].1.overlaps(&q)));
             sc.cand_start.push(sc.cand_items.len() as u32);
             sc.cand_items.extend_from_slice(&sc.query_buf);
             sc.margin.push(margin);
+            // The pairs to test in the substeps, with their clearance. A collider farther
+            // than the margin cannot be reached without first leaving the gathered
+            // region (which re-queries), so it is dropped here.
+            sc.pair_start.push(sc.pairs.len() as u32);
+            let (x, r) = (ps.pos[k], ps.radius[k]);
+            let slots = self.broad_phase.unbounded.iter().copied();
+            let slots = slots.chain(sc.query_buf.iter().map(|&b| self.broad_phase.bounded[b as usize].0));
+            for slot in slots {
+                let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { continue };
+                if !ps.groups[k].test(col.groups) {
+                    continue;
+                }
+                if col.is_moving() {
+                    sc.pairs.push((slot, zero));
+                    continue;
+                }
+                let local = col.rotation.inverse_rotate(x - col.position);
+                // Less a hair for the rounding in the distance query.
+                let clear = col.shape.closest(local).distance - r - RealOf::<S>::GEOMETRIC_EPSILON;
+                if clear > margin {
+                    continue;
+                }
+                sc.pairs.push((slot, clear.max(zero).sq()));
+            }
         }
         sc.cand_start.push(sc.cand_items.len() as u32);
+        sc.pair_start.push(sc.pairs.len() as u32);
     }
 
     /// Appends the broad-phase entries (indices into its bounded list) gathered this step
@@ -923,16 +998,15 @@ impl<S: Space> World<S> {
         let mut requery = Vec::new();
         for (j, &k) in sc.dynamic_colliding.iter().enumerate() {
             let k = k as usize;
-            for u in 0..self.broad_phase.unbounded.len() {
-                let slot = self.broad_phase.unbounded[u];
-                self.test_contact(k, slot, f0, f1, inv_h);
-            }
-            let x = self.particles.pos[k];
-            let off = x - self.particles.step_start[k];
-            if off.length_squared() > sc.margin[j].sq() {
+            let (x, xp, x0) = (self.particles.pos[k], self.particles.prev[k], self.particles.step_start[k]);
+            let off = (x - x0).length_squared();
+            if off > sc.margin[j].sq() {
                 // Left the region gathered for this step: query its swept box now.
+                for u in 0..self.broad_phase.unbounded.len() {
+                    let slot = self.broad_phase.unbounded[u];
+                    self.test_contact(k, slot, f0, f1, inv_h);
+                }
                 let r = VecOf::<S>::splat(self.particles.radius[k]);
-                let xp = self.particles.prev[k];
                 let q = Aabb { min: x.min_elem(xp) - r, max: x.max_elem(xp) + r };
                 self.broad_phase.query::<RealOf<S>>(&q, &mut requery);
                 for &b in &requery {
@@ -941,18 +1015,13 @@ impl<S: Space> World<S> {
                 }
                 continue;
             }
-            let cands = &sc.cand_items[sc.cand_start[j] as usize..sc.cand_start[j + 1] as usize];
-            if cands.is_empty() {
-                continue;
-            }
-            let r = VecOf::<S>::splat(self.particles.radius[k]);
-            let xp = self.particles.prev[k];
-            let q = Aabb { min: x.min_elem(xp) - r, max: x.max_elem(xp) + r };
-            for &b in cands {
-                let (slot, bb) = self.broad_phase.bounded[b as usize];
-                if bb.overlaps(&q) {
-                    self.test_contact(k, slot, f0, f1, inv_h);
+            // The substep's path runs from `xp` to `x`; both within `reach` of the start.
+            let reach2 = off.max((xp - x0).length_squared());
+            for &(slot, clear2) in &sc.pairs[sc.pair_start[j] as usize..sc.pair_start[j + 1] as usize] {
+                if reach2 < clear2 {
+                    continue;
                 }
+                self.test_contact(k, slot, f0, f1, inv_h);
             }
         }
         self.scratch = sc;

@@ -30,6 +30,16 @@ impl<V> Aabb<V> {
         Self { min: self.min.min_elem(o.min), max: self.max.max_elem(o.max) }
     }
 
+    /// Whether `o` lies inside `self` (boundaries included).
+    #[inline]
+    #[must_use]
+    pub fn contains<R: Real>(&self, o: &Self) -> bool
+    where
+        V: Vector<R>,
+    {
+        (0..V::DIM).all(|i| self.min.get(i) <= o.min.get(i) && o.max.get(i) <= self.max.get(i))
+    }
+
     /// True when the boxes overlap (touching counts).
     #[inline]
     #[must_use]
@@ -62,6 +72,8 @@ pub(crate) struct BroadPhase<V> {
     use_grid: bool,
     stamp: Vec<u32>,
     query_id: u32,
+    /// Incremented by every rebuild: results cached by callers are valid while it holds.
+    pub generation: u64,
 }
 
 impl<V> BroadPhase<V> {
@@ -70,6 +82,7 @@ impl<V> BroadPhase<V> {
     where
         V: Vector<R>,
     {
+        self.generation = self.generation.wrapping_add(1);
         self.unbounded.clear();
         self.bounded.clear();
         for (slot, aabb) in colliders {

@@ -12,10 +12,16 @@ use crate::world::World;
 
 /// Per-step span candidates: segments `(a, b, rope slot)` with their collider lists (CSR).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct EdgeScratch {
+pub(crate) struct EdgeScratch<S: Space> {
     segs: Vec<(u32, u32, u32)>,
     start: Vec<u32>,
     items: Vec<u32>,
+    /// Per item: the squared clearance between the span and the collider at the start of
+    /// the step (0 for a moving collider). Every point of a span lies within half its
+    /// length of an end, so the span's distance to a shape is at least
+    /// `min(d_a, d_b) − |ab|/2`; and while neither end moves farther than the clearance
+    /// from where the step started, no point of the span does, so the test is skipped.
+    clear2: Vec<RealOf<S>>,
 }
 
 /// A span contact for one substep: keep `n·((1−t)·x_a + t·x_b) ≥ d`.
@@ -299,6 +305,7 @@ impl<S: Space> World<S> {
         es.segs.clear();
         es.start.clear();
         es.items.clear();
+        es.clear2.clear();
         if !self.ropes.is_empty() && !self.colliders.is_empty() {
             let mut cands = Vec::new();
             for (h, r) in self.ropes.iter() {
@@ -322,6 +329,21 @@ impl<S: Space> World<S> {
                     es.segs.push((w[0], w[1], h.index));
                     es.start.push(es.items.len() as u32);
                     es.items.extend_from_slice(&cands);
+                    let (xa, xb) = (ps.pos[a], ps.pos[b]);
+                    let half = (xb - xa).length() * RealOf::<S>::HALF;
+                    for &bi in &cands {
+                        let slot = self.broad_phase.bounded[bi as usize].0;
+                        let clear = match self.colliders.slots[slot as usize].value.as_ref() {
+                            Some(col) if !col.is_moving() => {
+                                let local = |x: VecOf<S>| col.rotation.inverse_rotate(x - col.position);
+                                let d =
+                                    col.shape.closest(local(xa)).distance.min(col.shape.closest(local(xb)).distance);
+                                (d - half - r.radius - RealOf::<S>::GEOMETRIC_EPSILON).max(RealOf::<S>::ZERO)
+                            }
+                            _ => RealOf::<S>::ZERO,
+                        };
+                        es.clear2.push(clear * clear);
+                    }
                 }
             }
         }
@@ -340,7 +362,18 @@ impl<S: Space> World<S> {
             let (xa, xb) = (ps.pos[a], ps.pos[b]);
             let rv = VecOf::<S>::splat(r.radius);
             let seg_box = crate::Aabb { min: xa.min_elem(xb) - rv, max: xa.max_elem(xb) + rv };
-            for &bi in &es.items[es.start[i] as usize..es.start[i + 1] as usize] {
+            // How far either end has been from its step-start position (this substep's
+            // start and end).
+            let moved = |k: usize| {
+                let x0 = ps.step_start[k];
+                (ps.pos[k] - x0).length_squared().max((ps.prev[k] - x0).length_squared())
+            };
+            let reach2 = moved(a).max(moved(b));
+            let (lo, hi) = (es.start[i] as usize, es.start[i + 1] as usize);
+            for (&bi, &clear2) in es.items[lo..hi].iter().zip(&es.clear2[lo..hi]) {
+                if reach2 < clear2 {
+                    continue;
+                }
                 let (slot, bb) = self.broad_phase.bounded[bi as usize];
                 if !bb.overlaps::<RealOf<S>>(&seg_box) {
                     continue;
