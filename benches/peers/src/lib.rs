@@ -1,9 +1,10 @@
-//! The engine-free half of the peer benchmarks: the scenario every engine runs and the
+//! The engine-free half of the peer benchmarks: the scenarios every engine runs and the
 //! stretch metric every engine is scored by.
 //!
-//! The engines themselves are dev-dependencies, wired up in `harness/mod.rs`, which the
-//! criterion bench (`benches/rope.rs`) and the stretch printer (`examples/stretch.rs`)
-//! share. See `README.md` for how to run them and the recorded figures.
+//! The engines themselves are dev-dependencies, wired up in `harness/mod.rs` (rope: shared by
+//! `benches/rope.rs` and `examples/stretch.rs`) and `harness/ragdolls.rs` (ragdolls: shared by
+//! `benches/ragdolls.rs` and `examples/ragdoll_quality.rs`). See `README.md` for how to run
+//! them and the recorded figures.
 
 /// The rope scenario, identical for every engine.
 ///
@@ -40,6 +41,50 @@ pub mod scenario {
     }
 }
 
+/// The ragdoll scenario (`benches/ragdolls.rs`, `examples/ragdoll_quality.rs`), identical
+/// for every 3D variant.
+///
+/// 125 ragdolls (a 5 × 5 × 5 grid, 1 m apart in x and z, 2 m apart in height, the lowest
+/// layer's feet 0.5 m above the ground) drop onto a ground plane at `y = 0` under gravity
+/// `(0, -9.81, 0)`, each with a small horizontal velocity to break the symmetry, in steps of
+/// 1/60 s on one thread. The first [`WARM_STEPS`](ragdoll_scenario::WARM_STEPS) (3 s) run
+/// untimed: every layer has landed and the bodies lie on the ground or on each other. The
+/// next [`WINDOW_STEPS`](ragdoll_scenario::WINDOW_STEPS) (3–5 s) are the timed window.
+pub mod ragdoll_scenario {
+    /// Ragdolls per grid side.
+    pub const GRID: usize = 5;
+    /// Number of ragdolls.
+    pub const COUNT: usize = GRID * GRID * GRID;
+    /// Horizontal spacing (m) of the grid, along x and z.
+    pub const SPACING: f32 = 1.0;
+    /// Vertical spacing (m) of the grid's layers.
+    pub const LAYER: f32 = 2.0;
+    /// Height (m) of the lowest layer's rig origin (the feet are at the origin's height).
+    pub const LIFT: f32 = 0.5;
+    /// Friction coefficient of every contact (Rapier's default collider friction).
+    pub const FRICTION: f32 = 0.5;
+    /// Step length (s).
+    pub const DT: f32 = 1.0 / 60.0;
+    /// Untimed steps before the timed window (3 s).
+    pub const WARM_STEPS: usize = 180;
+    /// Steps in the timed window (2 s, from 3 s to 5 s).
+    pub const WINDOW_STEPS: usize = 120;
+
+    /// Rig origin of ragdoll `n` (its rest pose's feet are at the origin's height).
+    #[must_use]
+    pub fn origin(n: usize) -> [f32; 3] {
+        let (i, j, k) = (n % GRID, (n / GRID) % GRID, n / (GRID * GRID));
+        let centre = (GRID - 1) as f32 / 2.0;
+        [(i as f32 - centre) * SPACING, LIFT + k as f32 * LAYER, (j as f32 - centre) * SPACING]
+    }
+
+    /// Initial velocity of ragdoll `n` (m/s): horizontal, from −0.5 to 0.5 m/s per axis.
+    #[must_use]
+    pub fn velocity(n: usize) -> [f32; 3] {
+        [0.25 * ((n * 3) % 5) as f32 - 0.5, 0.0, 0.25 * ((n * 7) % 5) as f32 - 0.5]
+    }
+}
+
 /// Worst relative stretch of the chain `positions` (particle `i` linked to `i + 1`):
 /// `max_i (|x_i − x_{i+1}| − rest) / rest`. Compression counts as negative stretch, so a
 /// rope that never stretches scores ≤ 0. NaN positions make the result NaN.
@@ -63,6 +108,19 @@ pub fn chain_stretch(positions: &[[f32; 3]], rest: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ragdoll_grid_is_distinct_and_centred() {
+        use ragdoll_scenario::{COUNT, origin};
+        let o: Vec<_> = (0..COUNT).map(origin).collect();
+        for (a, p) in o.iter().enumerate() {
+            for q in &o[a + 1..] {
+                assert!(p != q);
+            }
+        }
+        let mean_x: f32 = o.iter().map(|p| p[0]).sum::<f32>() / COUNT as f32;
+        assert!(mean_x.abs() < 1e-5);
+    }
 
     #[test]
     fn initial_rope_has_no_stretch() {
