@@ -69,23 +69,34 @@ pub(crate) struct ChainScratch<S: Space> {
     factor: Vec<RealOf<S>>,
 }
 
+// The per-link passes below index equal-length slices (`&a[..m]`, `&b[1..=m]`): with the
+// lengths known, the bounds checks go and the loops vectorise; chains of `zip` adapters
+// did not.
+
 /// `out[j] = x[j] − x[j + 1]`.
 #[inline]
+#[allow(clippy::needless_range_loop)]
 fn differences<R: Real>(out: &mut [R], x: &[R]) {
-    for (o, (a, b)) in out.iter_mut().zip(x.iter().zip(&x[1..])) {
-        *o = *a - *b;
+    let m = out.len();
+    let (a, b) = (&x[..m], &x[1..=m]);
+    for j in 0..m {
+        out[j] = a[j] - b[j];
     }
 }
 
 /// `len[j] = Σ_c n[c][j]²` over the first `dim` components.
 #[inline]
+#[allow(clippy::needless_range_loop)]
 fn squared_lengths<R: Real>(len: &mut [R], n: &[Vec<R>; 3], dim: usize) {
-    for (l, d) in len.iter_mut().zip(&n[0]) {
-        *l = *d * *d;
+    let m = len.len();
+    let n0 = &n[0][..m];
+    for j in 0..m {
+        len[j] = n0[j] * n0[j];
     }
     for nc in &n[1..dim] {
-        for (l, d) in len.iter_mut().zip(nc) {
-            *l += *d * *d;
+        let nc = &nc[..m];
+        for j in 0..m {
+            len[j] += nc[j] * nc[j];
         }
     }
 }
@@ -101,6 +112,7 @@ fn squared_lengths<R: Real>(len: &mut [R], n: &[Vec<R>; 3], dim: usize) {
 ///    two independent recurrences, so the CPU overlaps their divisions and the serial
 ///    latency per link halves; then the middle row and the back substitution outwards;
 /// 3. per particle: `Δx_i = w_i (n_i Δλ_i − n_{i−1} Δλ_{i−1})`, each particle written once.
+#[allow(clippy::needless_range_loop)] // see the note above `differences`
 pub(crate) fn solve_chain<S: Space>(
     chain: ChainRef<'_, S>,
     ps: &mut ParticleSet<S>,
@@ -147,38 +159,41 @@ pub(crate) fn solve_chain<S: Space>(
     }
     squared_lengths(len, n, dim);
     let eps = RealOf::<S>::GEOMETRIC_EPSILON;
-    for ((l, iv), (wa, wb)) in len.iter_mut().zip(inv.iter_mut()).zip(w.iter().zip(&w[1..])) {
-        let (root, recip) = l.sqrt_recip();
+    let (wa, wb) = (&w[..m], &w[1..=m]);
+    let (rest, lam) = (&rest[..m], &lambda[..m]);
+    for j in 0..m {
+        let (root, recip) = len[j].sqrt_recip();
         // A link with no freedom (both ends pinned) or no direction (coincident
         // particles) becomes the row `Δλ = 0`; its couplings vanish with it (they carry
         // a factor `w` of a pinned end or a zero direction).
-        let free = *wa + *wb > zero && root > eps;
-        *l = root;
-        *iv = if free { recip } else { zero };
+        let free = wa[j] + wb[j] > zero && root > eps;
+        len[j] = root;
+        inv[j] = if free { recip } else { zero };
+        diag[j] = if free { wa[j] + wb[j] + alpha_t } else { one };
+        rhs[j] = if free { rest[j] - root - alpha_t * lam[j] } else { zero };
     }
     for nc in &mut n[..dim] {
-        for (d, iv) in nc[..m].iter_mut().zip(inv.iter()) {
-            *d *= *iv;
+        let nc = &mut nc[..m];
+        for j in 0..m {
+            nc[j] *= inv[j];
         }
-    }
-    let rows = diag.iter_mut().zip(rhs.iter_mut());
-    let links = w.iter().zip(&w[1..]).zip(len.iter().zip(inv.iter()));
-    for (((dj, rj), ((wa, wb), (l, iv))), (lr, lam)) in rows.zip(links).zip(rest.iter().zip(lambda.iter())) {
-        let free = *iv > zero;
-        *dj = if free { *wa + *wb + alpha_t } else { one };
-        *rj = if free { *lr - *l - alpha_t * *lam } else { zero };
     }
     let upper = &mut upper[..m - 1];
-    for (u, (a, b)) in upper.iter_mut().zip(n[0].iter().zip(&n[0][1..])) {
-        *u = *a * *b;
-    }
-    for nc in &n[1..dim] {
-        for (u, (a, b)) in upper.iter_mut().zip(nc.iter().zip(&nc[1..])) {
-            *u += *a * *b;
+    let wm = &w[1..m];
+    {
+        let (a, b) = (&n[0][..m - 1], &n[0][1..m]);
+        for j in 0..m - 1 {
+            upper[j] = a[j] * b[j];
         }
     }
-    for (u, wb) in upper.iter_mut().zip(&w[1..]) {
-        *u *= -*wb;
+    for nc in &n[1..dim] {
+        let (a, b) = (&nc[..m - 1], &nc[1..m]);
+        for j in 0..m - 1 {
+            upper[j] += a[j] * b[j];
+        }
+    }
+    for j in 0..m - 1 {
+        upper[j] *= -wm[j];
     }
 
     // Pass 2: eliminate rows 0..k from the top and rows k+1..m from the bottom; both
@@ -238,18 +253,24 @@ pub(crate) fn solve_chain<S: Space>(
 
     // Pass 3: multipliers and positions, `Δx_i = w_i (imp_i − imp_{i−1})` with
     // `imp_j = n_j Δλ_j`.
-    for (l, dl) in lambda.iter_mut().zip(rhs.iter()) {
-        *l += *dl;
+    {
+        let lambda = &mut lambda[..m];
+        for j in 0..m {
+            lambda[j] += rhs[j];
+        }
     }
     for c in 0..dim {
         let imp = &mut n[c][..m];
-        for (d, dl) in imp.iter_mut().zip(rhs.iter()) {
-            *d *= *dl;
+        for j in 0..m {
+            imp[j] *= rhs[j];
         }
         let xc = &mut x[c][..m + 1];
         xc[0] += imp[0] * w[0];
-        for ((xi, wi), (a, b)) in xc[1..m].iter_mut().zip(&w[1..m]).zip(imp[1..].iter().zip(&imp[..m - 1])) {
-            *xi += (*a - *b) * *wi;
+        {
+            let (xs, ws, a, b) = (&mut xc[1..m], &w[1..m], &imp[1..m], &imp[..m - 1]);
+            for i in 0..m - 1 {
+                xs[i] += (a[i] - b[i]) * ws[i];
+            }
         }
         xc[m] += (zero - imp[m - 1]) * w[m];
     }
@@ -266,10 +287,11 @@ pub(crate) fn solve_chain<S: Space>(
     }
     squared_lengths(len, n, dim);
     let two_tol = tolerance + tolerance;
-    let mut converged = true;
-    for ((l2, lr), (wa, wb)) in len.iter().zip(rest).zip(w.iter().zip(&w[1..])) {
-        let r2 = *lr * *lr;
-        converged &= (*wa + *wb == zero) | ((*l2 - r2).abs() <= two_tol * r2);
+    let mut violated = 0u32;
+    for j in 0..m {
+        let r2 = rest[j] * rest[j];
+        let bad = wa[j] + wb[j] != zero && (len[j] - r2).abs() > two_tol * r2;
+        violated += u32::from(bad);
     }
-    converged
+    violated == 0
 }
