@@ -920,7 +920,10 @@ impl<S: Space> World<S> {
         for (j, &k) in sc.dynamic_colliding.iter().enumerate() {
             let k = k as usize;
             sc.cand_of[k] = j as u32;
-            let reach = (ps.vel[k].length() + sc.dv[k].length() * nsub) * dt * RealOf::<S>::TWO;
+            // Speeds bounded by the sum of the components' magnitudes (≥ the length, no
+            // square root): a slightly larger, still safe reach.
+            let l1 = |v: VecOf<S>| (0..S::DIM).fold(zero, |a, i| a + v.get(i).abs());
+            let reach = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub) * dt * RealOf::<S>::TWO;
             let margin = reach + RealOf::<S>::from_ratio(1, 100);
             let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
             let mv = VecOf::<S>::splat(margin + ps.radius[k] + extra);
