@@ -184,6 +184,15 @@ macro_rules! impl_float_real {
             fn sqrt(self) -> Self {
                 if self > 0.0 { <$t>::sqrt(self) } else { 0.0 }
             }
+            /// Branch-free (selects, not jumps), so loops over it vectorise: a root of
+            /// `max(x, 0)` (NaN → 0) and a reciprocal computed unconditionally (1/0 = ∞
+            /// is harmless in floating point) and masked to 0. Same values as the default.
+            #[inline]
+            fn sqrt_recip(self) -> (Self, Self) {
+                let s = <$t>::sqrt(self.max(0.0));
+                let r = 1.0 / s;
+                (s, if s > 0.0 { r } else { 0.0 })
+            }
             #[inline]
             fn abs(self) -> Self {
                 <$t>::abs(self)

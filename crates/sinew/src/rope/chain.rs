@@ -162,12 +162,14 @@ pub(crate) fn solve_chain<S: Space>(
     let (wa, wb) = (&w[..m], &w[1..=m]);
     let (rest, lam) = (&rest[..m], &lambda[..m]);
     for j in 0..m {
-        let (root, recip) = len[j].sqrt_recip();
+        (len[j], inv[j]) = len[j].sqrt_recip();
+    }
+    for j in 0..m {
+        let (root, recip) = (len[j], inv[j]);
         // A link with no freedom (both ends pinned) or no direction (coincident
         // particles) becomes the row `Δλ = 0`; its couplings vanish with it (they carry
         // a factor `w` of a pinned end or a zero direction).
-        let free = wa[j] + wb[j] > zero && root > eps;
-        len[j] = root;
+        let free = (wa[j] + wb[j] > zero) & (root > eps);
         inv[j] = if free { recip } else { zero };
         diag[j] = if free { wa[j] + wb[j] + alpha_t } else { one };
         rhs[j] = if free { rest[j] - root - alpha_t * lam[j] } else { zero };
@@ -290,7 +292,7 @@ pub(crate) fn solve_chain<S: Space>(
     let mut violated = 0u32;
     for j in 0..m {
         let r2 = rest[j] * rest[j];
-        let bad = wa[j] + wb[j] != zero && (len[j] - r2).abs() > two_tol * r2;
+        let bad = (wa[j] + wb[j] != zero) & ((len[j] - r2).abs() > two_tol * r2);
         violated += u32::from(bad);
     }
     violated == 0
