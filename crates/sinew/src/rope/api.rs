@@ -1,7 +1,7 @@
 //! The world's rope API and the rope parts of the step.
 
 use super::chain::{ChainRef, solve_chain};
-use super::edge::segment_contact;
+use super::edge::swept_segment_contact;
 use super::{Rope, RopeDef, RopeHandle, RopePoint};
 use crate::SinewError;
 use crate::constraint::{Bending, SubstepContext};
@@ -358,16 +358,30 @@ impl<S: Space> World<S> {
     }
 
     /// Span contacts for one substep, from the candidates gathered for the step.
+    ///
+    /// The test is swept (see [`swept_segment_contact`]): each span moves from its
+    /// positions at the start of the substep (`prev`) to its current ones, and a span fast
+    /// enough to have crossed a collider gets its contact from the side it came from.
+    /// The clearance skip stays exact for the swept test: every intermediate position of
+    /// an end lies on its substep path, no farther from its step-start position than the
+    /// farther of the path's two ends, which is what `reach2` measures.
     pub(crate) fn detect_edge_contacts(&mut self, f1: RealOf<S>) {
         self.edge_contacts.clear();
         let es = &self.edge_scratch;
         let ps = &self.particles;
+        // The substep's start as a fraction of the step (for moving colliders).
+        let f0 = (f1 - RealOf::<S>::ONE / RealOf::<S>::from_i32(self.def.substeps as i32)).max(RealOf::<S>::ZERO);
         for (i, &(a, b, rope_slot)) in es.segs.iter().enumerate() {
             let Some(r) = self.ropes.slots[rope_slot as usize].value.as_ref() else { continue };
             let (a, b) = (a as usize, b as usize);
             let (xa, xb) = (ps.pos[a], ps.pos[b]);
+            let (xa0, xb0) = (ps.prev[a], ps.prev[b]);
+            // The box the span swept this substep.
             let rv = VecOf::<S>::splat(r.radius);
-            let seg_box = crate::Aabb { min: xa.min_elem(xb) - rv, max: xa.max_elem(xb) + rv };
+            let seg_box = crate::Aabb {
+                min: xa.min_elem(xb).min_elem(xa0.min_elem(xb0)) - rv,
+                max: xa.max_elem(xb).max_elem(xa0.max_elem(xb0)) + rv,
+            };
             // How far either end has been from its step-start position (this substep's
             // start and end).
             let moved = |k: usize| {
@@ -391,23 +405,30 @@ impl<S: Space> World<S> {
                 let (p1, r1) = col.pose_at(f1);
                 let la = r1.inverse_rotate(xa - p1);
                 let lb = r1.inverse_rotate(xb - p1);
-                let Some((t, nl, ql)) = segment_contact(&col.shape, la, lb, r.radius) else { continue };
-                let n = r1.rotate(nl);
-                let q = p1 + r1.rotate(ql);
+                let (la0, lb0) = if col.is_moving() {
+                    let (p0, r0) = col.pose_at(f0);
+                    (r0.inverse_rotate(xa0 - p0), r0.inverse_rotate(xb0 - p0))
+                } else {
+                    (r1.inverse_rotate(xa0 - p1), r1.inverse_rotate(xb0 - p1))
+                };
+                let swept = swept_segment_contact(&col.shape, col.half_thickness, (la0, lb0), (la, lb), r.radius);
+                let Some(hit) = swept else { continue };
+                let n = r1.rotate(hit.normal);
+                let q = p1 + r1.rotate(hit.target);
                 let mu = match (r.friction, col.friction) {
                     (Some(x), Some(y)) => (x * y).sqrt(),
                     (Some(x), None) | (None, Some(x)) => x,
                     (None, None) => self.def.friction,
                 };
-                self.edge_contacts.push(EdgeContact {
-                    a: a as u32,
-                    b: b as u32,
-                    t,
-                    normal: n,
-                    d: n.dot(q),
-                    dn: RealOf::<S>::ZERO,
-                    mu,
-                });
+                let contact =
+                    |t| EdgeContact { a: a as u32, b: b as u32, t, normal: n, d: n.dot(q), dn: RealOf::<S>::ZERO, mu };
+                if hit.crossed {
+                    // Both ends back to the plane: the span returns whole.
+                    self.edge_contacts.push(contact(RealOf::<S>::ZERO));
+                    self.edge_contacts.push(contact(RealOf::<S>::ONE));
+                } else {
+                    self.edge_contacts.push(contact(hit.t));
+                }
             }
         }
     }

@@ -9,7 +9,8 @@
 //!   pinned particles (measured along the rope) back it up.
 //! - **Spans collide, not just particles** ([`edge`]): each segment is a capsule of the
 //!   rope's radius, so a rope cannot slip through a post thinner than its particle spacing
-//!   or cut a box corner between two particles.
+//!   or cut a box corner between two particles; the test is swept, so a fast span cannot
+//!   cross a thin post or wall within a substep either.
 //! - **Tension in newtons** per segment, from the chain's Lagrange multipliers (`−λ/h²`).
 //! - **Grab anywhere**: by particle index or arc length; pin to a point or drive to a
 //!   moving target; release with the hand's velocity.
