@@ -179,14 +179,22 @@ fn deepest_point<S: Space>(
             Some((s, if len > zero { n } else { VecOf::<S>::ZERO }, len - c.radius))
         }
         Shape::Cuboid(_) | Shape::Convex(_) => {
-            // Golden-section search for the minimum of the convex signed distance.
+            // Golden-section search for the minimum of the convex signed distance, until
+            // the bracket is 0.05 mm of rope (the depth is then within 0.05 mm: the
+            // distance changes by at most 1 per unit of arc) or after 24 steps. A 5 cm
+            // span needs 14 steps.
             let inv_phi = RealOf::<S>::from_f64(0.618_033_988_749_895);
+            let arc_tol = RealOf::<S>::from_ratio(1, 20_000);
+            let span = (b - a).length();
             let f = |t: RealOf<S>| shape.closest(a.lerp(b, t)).distance;
             let (mut lo, mut hi) = (lo, hi);
             let mut x1 = hi - (hi - lo) * inv_phi;
             let mut x2 = lo + (hi - lo) * inv_phi;
             let (mut f1, mut f2) = (f(x1), f(x2));
             for _ in 0..24 {
+                if (hi - lo) * span <= arc_tol {
+                    break;
+                }
                 if f1 <= f2 {
                     hi = x2;
                     x2 = x1;
