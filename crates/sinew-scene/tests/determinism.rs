@@ -22,8 +22,8 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 
 /// Committed results of 1000 frames. Recompute with
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
-const GOLDEN_2D: u64 = 0x4252_5730_71af_2b79;
-const GOLDEN_3D: u64 = 0x2735_7ad0_ba6a_75b8;
+const GOLDEN_2D: u64 = 0xfcff_21dc_0d72_455e;
+const GOLDEN_3D: u64 = 0x7123_fa36_0e37_341b;
 const GOLDEN_ROPE_2D: u64 = 0x61f2_c0a2_2ab9_ea18;
 const GOLDEN_RAGDOLL_2D: u64 = 0xadb0_6e98_5bf0_376e;
 
