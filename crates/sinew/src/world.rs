@@ -195,6 +195,8 @@ pub struct World<S: Space> {
     /// distances are added or removed.
     distance_order: Vec<u32>,
     distance_order_dirty: bool,
+    /// Joint limits in projection order (slot indices); rebuilt with `distance_order`.
+    limit_order: Vec<u32>,
     pub(crate) tethers: Arena<Tether<RealOf<S>>>,
     pub(crate) bendings: Arena<Bending<RealOf<S>>>,
     pub(crate) attachments: Arena<Attachment<S>>,
@@ -269,6 +271,7 @@ impl<S: Space> World<S> {
             distances: Arena::default(),
             distance_order: Vec::new(),
             distance_order_dirty: false,
+            limit_order: Vec::new(),
             tethers: Arena::default(),
             bendings: Arena::default(),
             attachments: Arena::default(),
@@ -499,6 +502,7 @@ impl<S: Space> World<S> {
         def: &<S::JointLimit as JointLimit<S>>::Def,
     ) -> Result<JointLimitHandle, SinewError> {
         let l = S::JointLimit::from_def(def, &self.particles)?;
+        self.distance_order_dirty = true;
         Ok(JointLimitHandle(self.limits.insert(l)))
     }
 
@@ -510,6 +514,7 @@ impl<S: Space> World<S> {
 
     /// Removes a joint limit.
     pub fn remove_joint_limit(&mut self, h: JointLimitHandle) -> Result<(), SinewError> {
+        self.distance_order_dirty = true;
         self.limits.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "joint limit" })
     }
 
@@ -758,49 +763,34 @@ impl<S: Space> World<S> {
     }
 
     /// Slot order within each connected group of distance constraints, groups interleaved
-    /// in blocks of [`INTERLEAVE`]: round-robin over the block's groups, one constraint of
-    /// each in turn. Groups share no particle, so the interleaving changes no result; it
-    /// only lets the CPU overlap the projections of different groups (within a group
-    /// each waits for the previous one). Groups are numbered by their first constraint's
-    /// slot, so the order is deterministic.
+    /// (see [`interleaved_order`]).
     fn interleave_distances(&mut self) {
-        // Union–find over particle slots.
         let n = self.particles.pos.len();
-        let mut parent: Vec<u32> = (0..n as u32).collect();
-        fn find(parent: &mut [u32], mut k: u32) -> u32 {
-            while parent[k as usize] != k {
-                let up = parent[parent[k as usize] as usize];
-                parent[k as usize] = up;
-                k = up;
-            }
-            k
-        }
-        for c in self.distances.values() {
-            let (a, b) = c.indices();
-            let (ra, rb) = (find(&mut parent, a as u32), find(&mut parent, b as u32));
-            if ra != rb {
-                parent[ra.max(rb) as usize] = ra.min(rb);
-            }
-        }
-        // Groups in order of first appearance, each in slot order.
-        let mut group_of_root = vec![u32::MAX; n];
-        let mut groups: Vec<Vec<u32>> = Vec::new();
-        for (h, c) in self.distances.iter() {
-            let root = find(&mut parent, c.indices().0 as u32) as usize;
-            if group_of_root[root] == u32::MAX {
-                group_of_root[root] = groups.len() as u32;
-                groups.push(Vec::new());
-            }
-            groups[group_of_root[root] as usize].push(h.index);
-        }
-        self.distance_order.clear();
-        for block in groups.chunks(INTERLEAVE) {
-            let longest = block.iter().map(Vec::len).max().unwrap_or(0);
-            for i in 0..longest {
-                self.distance_order.extend(block.iter().filter_map(|g| g.get(i)));
-            }
-        }
+        let items: Vec<(u32, [usize; 2])> = self
+            .distances
+            .iter()
+            .map(|(h, c)| {
+                let (a, b) = c.indices();
+                (h.index, [a, b])
+            })
+            .collect();
+        interleaved_order(n, &items, &mut self.distance_order);
+        self.order_limits();
         self.distance_order_dirty = false;
+    }
+
+    /// Joint limits in slot order within each group of limits sharing particles, groups
+    /// interleaved (see [`interleaved_order`]); plain slot order with the coloured option.
+    fn order_limits(&mut self) {
+        let n = self.particles.pos.len();
+        if self.def.constraint_order == ConstraintOrder::Sequential {
+            let items: Vec<(u32, Vec<usize>)> =
+                self.limits.iter().map(|(h, l)| (h.index, l.particle_indices())).collect();
+            interleaved_order(n, &items, &mut self.limit_order);
+        } else {
+            self.limit_order.clear();
+            self.limit_order.extend(self.limits.iter().map(|(h, _)| h.index));
+        }
     }
 
     /// Orders the distance constraints by a greedy graph colouring: within a colour no two
@@ -826,6 +816,7 @@ impl<S: Space> World<S> {
         for b in buckets {
             self.distance_order.extend(b);
         }
+        self.order_limits();
         self.distance_order_dirty = false;
     }
 
@@ -929,11 +920,13 @@ impl<S: Space> World<S> {
             }
             c.solve(ps, ctx);
         }
-        for c in self.limits.values_mut() {
-            if first {
-                c.reset();
+        for &slot in &self.limit_order {
+            if let Some(c) = self.limits.slots[slot as usize].value.as_mut() {
+                if first {
+                    c.reset();
+                }
+                c.solve(ps, ctx);
             }
-            c.solve(ps, ctx);
         }
     }
 
@@ -1228,6 +1221,65 @@ impl<S: Space> World<S> {
             let target = (-e * c.vn_pre).max(zero);
             v += c.normal * (target - vn);
             ps.vel[k] = v;
+        }
+    }
+}
+
+/// An order for constraints `(slot, particles)` given in slot order: slot order within
+/// each group of constraints connected through shared particles, groups interleaved in
+/// blocks of [`INTERLEAVE`] (round-robin over the block's groups, one constraint of each
+/// in turn). Groups share no particle, so the interleaving changes no result — every
+/// particle sees its projections in slot order — it only lets the CPU overlap the
+/// projections of different groups (within a group each waits for the previous one).
+/// Groups are numbered by their first constraint, so the order is deterministic.
+fn interleaved_order<P: AsRef<[usize]>>(particle_slots: usize, items: &[(u32, P)], out: &mut Vec<u32>) {
+    // Union–find over particle slots.
+    let mut parent: Vec<u32> = (0..particle_slots as u32).collect();
+    fn find(parent: &mut [u32], mut k: u32) -> u32 {
+        while parent[k as usize] != k {
+            let up = parent[parent[k as usize] as usize];
+            parent[k as usize] = up;
+            k = up;
+        }
+        k
+    }
+    for (_, ps) in items {
+        let ps = ps.as_ref();
+        let Some(&first) = ps.first() else { continue };
+        for &p in &ps[1..] {
+            let (ra, rb) = (find(&mut parent, first as u32), find(&mut parent, p as u32));
+            if ra != rb {
+                parent[ra.max(rb) as usize] = ra.min(rb);
+            }
+        }
+    }
+    // Groups in order of first appearance, each in slot order; a constraint with no
+    // particle is a group of its own.
+    let mut group_of_root = vec![u32::MAX; particle_slots];
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    for (slot, ps) in items {
+        let slot = *slot;
+        let g = match ps.as_ref().first() {
+            Some(&p) => {
+                let root = find(&mut parent, p as u32) as usize;
+                if group_of_root[root] == u32::MAX {
+                    group_of_root[root] = groups.len() as u32;
+                    groups.push(Vec::new());
+                }
+                group_of_root[root] as usize
+            }
+            None => {
+                groups.push(Vec::new());
+                groups.len() - 1
+            }
+        };
+        groups[g].push(slot);
+    }
+    out.clear();
+    for block in groups.chunks(INTERLEAVE) {
+        let longest = block.iter().map(Vec::len).max().unwrap_or(0);
+        for i in 0..longest {
+            out.extend(block.iter().filter_map(|g| g.get(i)));
         }
     }
 }
