@@ -198,6 +198,7 @@ fn interleaved_constraint_groups_move_bit_for_bit_as_they_would_alone() {
     use sinew::math::Vector2;
     use sinew::ragdoll::{Ragdoll, presets};
     type V = Vector2<f32>;
+    type S = Space2<f32>;
     let rig = presets::humanoid16::<f32>();
     let world = || {
         let mut w = World::<Space2<f32>>::new(WorldDef { friction: 0.5, ..WorldDef::default() }).unwrap();
@@ -207,13 +208,13 @@ fn interleaved_constraint_groups_move_bit_for_bit_as_they_would_alone() {
     let launch =
         |i: usize| (V::new(i as f32 * 0.9, 1.5 + 0.3 * i as f32), V::new(4.0 - i as f32, 2.0 - 0.7 * i as f32));
     let mut together = world();
-    let all: Vec<Ragdoll<Space2<f32>>> = (0..6)
+    let all: Vec<Ragdoll<S>> = (0..6)
         .map(|i| {
             let (at, v) = launch(i);
             Ragdoll::spawn(&mut together, &rig, at, 1.0, v).unwrap()
         })
         .collect();
-    let mut alone: Vec<(World<Space2<f32>>, Ragdoll<Space2<f32>>)> = (0..6)
+    let mut alone: Vec<(World<S>, Ragdoll<S>)> = (0..6)
         .map(|i| {
             let mut w = world();
             let (at, v) = launch(i);
@@ -221,7 +222,7 @@ fn interleaved_constraint_groups_move_bit_for_bit_as_they_would_alone() {
             (w, r)
         })
         .collect();
-    let pos = |w: &World<Space2<f32>>, r: &Ragdoll<Space2<f32>>| -> Vec<V> {
+    let pos = |w: &World<S>, r: &Ragdoll<S>| -> Vec<V> {
         r.nodes().iter().map(|&p| w.particles().position(p).unwrap()).collect()
     };
     let mut moved = 0.0f32;
