@@ -1302,3 +1302,48 @@ fn check_params<R: Real>(vals: &[(R, &'static str)]) -> Result<(), SinewError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::interleaved_order;
+
+    #[test]
+    fn interleaving_keeps_each_group_in_slot_order_and_alternates_groups() {
+        // Three chains over particles 0–3, 4–6 and 7–8, their links created one chain after
+        // the other (slots 0–2, 3–4, 5), then a link joining particle 3 to 9 (slot 6,
+        // first group) and a constraint on no particle (slot 7).
+        let items: Vec<(u32, Vec<usize>)> = vec![
+            (0, vec![0, 1]),
+            (1, vec![1, 2]),
+            (2, vec![2, 3]),
+            (3, vec![4, 5]),
+            (4, vec![5, 6]),
+            (5, vec![7, 8]),
+            (6, vec![3, 9]),
+            (7, vec![]),
+        ];
+        let mut out = Vec::new();
+        interleaved_order(10, &items, &mut out);
+        assert_eq!(out, vec![0, 3, 5, 7, 1, 4, 2, 6]);
+        // Every slot exactly once.
+        let mut sorted = out.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..8).collect::<Vec<u32>>());
+    }
+
+    #[test]
+    fn interleaving_blocks_hold_eight_groups() {
+        // Ten independent two-link chains: the first eight alternate, then the last two.
+        let items: Vec<(u32, [usize; 2])> = (0..20u32)
+            .map(|s| {
+                let base = (s / 2 * 3) as usize;
+                (s, [base + (s % 2) as usize, base + 1 + (s % 2) as usize])
+            })
+            .collect();
+        let mut out = Vec::new();
+        interleaved_order(30, &items, &mut out);
+        let first: Vec<u32> = (0..8).map(|g| 2 * g).chain((0..8).map(|g| 2 * g + 1)).collect();
+        assert_eq!(&out[..16], &first[..]);
+        assert_eq!(&out[16..], &[16, 18, 17, 19]);
+    }
+}
