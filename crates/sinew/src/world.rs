@@ -245,6 +245,7 @@ struct Scratch<S: Space> {
     /// filtered instead of querying the grid again. Results are identical either way.
     fat_box: Vec<Aabb<VecOf<S>>>,
     fat_at: Vec<(u32, u32)>,
+    fat_at_prev: Vec<(u32, u32)>,
     fat_items: Vec<u32>,
     fat_next: Vec<u32>,
     fat_generation: u64,
@@ -956,9 +957,14 @@ impl<S: Space> World<S> {
         let fat_pad = VecOf::<S>::splat(RealOf::<S>::from_ratio(1, 10));
         let n = ps.pos.len();
         sc.fat_box.resize(n, Aabb { min: VecOf::<S>::ZERO, max: VecOf::<S>::ZERO });
+        // Last step's entries move to `fat_at_prev` and every slot starts empty: only
+        // particles gathered last step have lists in `fat_items` (a particle that was
+        // pinned, asleep or removed in between must query afresh).
+        core::mem::swap(&mut sc.fat_at, &mut sc.fat_at_prev);
+        sc.fat_at.clear();
         sc.fat_at.resize(n, (u32::MAX, 0));
         if !fat_valid {
-            sc.fat_at.iter_mut().for_each(|a| *a = (u32::MAX, 0));
+            sc.fat_at_prev.clear();
         }
         core::mem::swap(&mut sc.fat_items, &mut sc.fat_next);
         sc.fat_next.clear();
@@ -973,8 +979,8 @@ impl<S: Space> World<S> {
             let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
             let mv = VecOf::<S>::splat(margin + ps.radius[k] + extra);
             let q = Aabb { min: ps.pos[k] - mv, max: ps.pos[k] + mv };
-            let (at, len) = sc.fat_at[k];
-            let cached = fat_valid && at != u32::MAX && sc.fat_box[k].contains(&q);
+            let (at, len) = sc.fat_at_prev.get(k).copied().unwrap_or((u32::MAX, 0));
+            let cached = at != u32::MAX && sc.fat_box[k].contains(&q);
             let start = sc.fat_next.len() as u32;
             if cached {
                 sc.fat_next.extend_from_slice(&sc.fat_items[at as usize..(at + len) as usize]);
@@ -1047,8 +1053,9 @@ impl<S: Space> World<S> {
         for (j, &k) in sc.dynamic_colliding.iter().enumerate() {
             let k = k as usize;
             let (x, xp, x0) = (self.particles.pos[k], self.particles.prev[k], self.particles.step_start[k]);
-            let off = (x - x0).length_squared();
-            if off > sc.margin[j].sq() {
+            // The substep's path runs from `xp` to `x`; how far it gets from the start.
+            let reach2 = (x - x0).length_squared().max((xp - x0).length_squared());
+            if reach2 > sc.margin[j].sq() {
                 // Left the region gathered for this step: query its swept box now.
                 for u in 0..self.broad_phase.unbounded.len() {
                     let slot = self.broad_phase.unbounded[u];
@@ -1063,8 +1070,6 @@ impl<S: Space> World<S> {
                 }
                 continue;
             }
-            // The substep's path runs from `xp` to `x`; both within `reach` of the start.
-            let reach2 = off.max((xp - x0).length_squared());
             for &(slot, clear2) in &sc.pairs[sc.pair_start[j] as usize..sc.pair_start[j + 1] as usize] {
                 if reach2 < clear2 {
                     continue;

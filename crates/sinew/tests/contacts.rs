@@ -134,3 +134,39 @@ fn particles_rest_on_every_2d_and_3d_shape() {
         ) < tol
     );
 }
+
+/// Broad-phase lists are cached across steps (padded boxes); a particle that leaves the
+/// simulated set for a while (pinned, asleep) must not come back to another particle's
+/// stale list. Two boxes 100 m apart, a particle resting on each; the first is pinned for
+/// three steps and released: it must still rest on its own box. A third particle near two
+/// colliders (a list of two) pinned and released the same way must not break the step.
+#[test]
+fn a_pinned_and_released_particle_queries_its_own_colliders_again() {
+    let boxed = |x: f64| ColliderDef::new(Shape::cuboid(DVec2::new(1.0, 1.0)).unwrap()).position(DVec2::new(x, -1.0));
+    let mut w = World2d::new(WorldDef::default()).unwrap();
+    w.add_collider(&boxed(0.0)).unwrap();
+    w.add_collider(&boxed(100.0)).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::ball(0.1).unwrap()).position(DVec2::new(0.9, 0.3))).unwrap();
+    let on_a = w.add_particle(&ParticleDef::at(DVec2::new(-0.5, 0.05)).radius(0.05)).unwrap();
+    let _on_b = w.add_particle(&ParticleDef::at(DVec2::new(100.0, 0.05)).radius(0.05)).unwrap();
+    let near_two = w.add_particle(&ParticleDef::at(DVec2::new(0.9, 0.05)).radius(0.05)).unwrap();
+    for _ in 0..10 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    for p in [on_a, near_two] {
+        w.particles_mut().pin(p).unwrap();
+    }
+    for _ in 0..3 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    for p in [on_a, near_two] {
+        w.particles_mut().release(p, DVec2::ZERO, 1.0).unwrap();
+    }
+    for f in 0..60 {
+        w.step(1.0 / 60.0).unwrap();
+        for p in [on_a, near_two] {
+            let y = w.particles().position(p).unwrap().y;
+            assert!(y > 0.049, "frame {f}: particle at y = {y} sank into its box");
+        }
+    }
+}

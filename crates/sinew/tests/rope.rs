@@ -546,3 +546,26 @@ fn a_fast_span_never_passes_a_thin_wall() {
         assert!(failures.len() <= WALL_FAILURES_ALLOWED, "{name}: {failures:#?}");
     }
 }
+
+/// Against balls and capsules a span's contact is speculative within the sweep spacing
+/// beyond the rope radius (it holds the span if a neighbour's push carries it in). The
+/// per-step clearance skip and the swept-box cull must keep it: a pinned three-segment
+/// rope lying 10 cm outside a ball of radius 0.3 m (rope radius 1 cm) has its contact
+/// every step.
+#[test]
+fn a_span_near_a_post_keeps_its_speculative_contact() {
+    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::ball(0.3).unwrap())).unwrap();
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    let (c, t) = (DVec2::new(0.4 * s, 0.4 * s), DVec2::new(-s, s));
+    let def = RopeDef::along(vec![c - t * 0.15, c - t * 0.05, c + t * 0.05, c + t * 0.15])
+        .segments(3)
+        .radius(0.01)
+        .pin_start()
+        .pin_end();
+    w.add_rope(&def).unwrap();
+    for step in 0..3 {
+        let contacts = w.step(1.0 / 60.0).unwrap().contacts;
+        assert!(contacts > 0, "step {step}: the span's speculative contact was culled");
+    }
+}

@@ -1,7 +1,7 @@
 //! The world's rope API and the rope parts of the step.
 
 use super::chain::{ChainRef, solve_chain};
-use super::edge::swept_segment_contact;
+use super::edge::{contact_reach, swept_segment_contact};
 use super::{Rope, RopeDef, RopeHandle, RopePoint};
 use crate::SinewError;
 use crate::constraint::{Bending, SubstepContext};
@@ -344,7 +344,10 @@ impl<S: Space> World<S> {
                                 let local = |x: VecOf<S>| col.rotation.inverse_rotate(x - col.position);
                                 let d =
                                     col.shape.closest(local(xa)).distance.min(col.shape.closest(local(xb)).distance);
-                                (d - half - r.radius - RealOf::<S>::GEOMETRIC_EPSILON).max(RealOf::<S>::ZERO)
+                                // Against the reach at which the span test gives a contact
+                                // (speculative beyond the radius for balls and capsules).
+                                let reach = contact_reach(&col.shape, col.half_thickness, r.radius);
+                                (d - half - reach - RealOf::<S>::GEOMETRIC_EPSILON).max(RealOf::<S>::ZERO)
                             }
                             _ => RealOf::<S>::ZERO,
                         };
@@ -395,10 +398,12 @@ impl<S: Space> World<S> {
                     continue;
                 }
                 let (slot, bb) = self.broad_phase.bounded[bi as usize];
-                if !bb.overlaps::<RealOf<S>>(&seg_box) {
+                let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { continue };
+                // The swept box grown to the reach at which the span test gives a contact.
+                let pad = VecOf::<S>::splat(contact_reach(&col.shape, col.half_thickness, r.radius) - r.radius);
+                if !bb.overlaps::<RealOf<S>>(&crate::Aabb { min: seg_box.min - pad, max: seg_box.max + pad }) {
                     continue;
                 }
-                let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { continue };
                 if !ps.groups[a].test(col.groups) {
                     continue;
                 }

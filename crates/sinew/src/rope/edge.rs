@@ -257,6 +257,32 @@ pub(crate) struct SpanHit<S: Space> {
 /// its current positions, like [`segment_contact`], that keeps or returns the span on
 /// the side of the shape it came from.
 ///
+/// Sample spacing of the swept test for a span of `radius` against `shape`:
+/// `¾·(half_thickness + radius)`; 0 for half-spaces and unbounded shapes (never swept).
+#[must_use]
+pub(crate) fn sweep_spacing<S: Space>(shape: &Shape<S>, half_thickness: RealOf<S>, radius: RealOf<S>) -> RealOf<S> {
+    let finite = !matches!(shape, Shape::HalfSpace(_)) && half_thickness < RealOf::<S>::MAX;
+    if finite {
+        (half_thickness + radius) * RealOf::<S>::from_ratio(SWEEP_SPACING_RATIO.0, SWEEP_SPACING_RATIO.1)
+    } else {
+        RealOf::<S>::ZERO
+    }
+}
+
+/// How close a span must come to `shape` for [`swept_segment_contact`] to give it a
+/// contact at its current positions: the radius, plus — for balls and capsules, where
+/// the speculative contact is free (closed forms) — the sweep spacing. For boxes and
+/// convex shapes a wider reach would send every span near a face to the golden-section
+/// search. Callers that skip or cull spans by distance must use this reach.
+#[must_use]
+pub(crate) fn contact_reach<S: Space>(shape: &Shape<S>, half_thickness: RealOf<S>, radius: RealOf<S>) -> RealOf<S> {
+    if matches!(shape, Shape::Ball(_) | Shape::Capsule(_)) {
+        radius + sweep_spacing(shape, half_thickness, radius)
+    } else {
+        radius
+    }
+}
+
 /// A span whose ends moved at most `spacing = ¾·(half_thickness + radius)` cannot have
 /// crossed the middle of the inflated shape, so the test at the current positions
 /// decides (the common, cheap case). A faster span is sampled from its start to its end
@@ -285,14 +311,8 @@ pub(crate) fn swept_segment_contact<S: Space>(
     // radius (it acts only if the span is pushed in, e.g. by a neighbouring span's contact
     // later in the same pass).
     let finite = !matches!(shape, Shape::HalfSpace(_)) && half_thickness < RealOf::<S>::MAX;
-    let spacing = if finite {
-        (half_thickness + radius) * RealOf::<S>::from_ratio(SWEEP_SPACING_RATIO.0, SWEEP_SPACING_RATIO.1)
-    } else {
-        zero
-    };
-    // Speculative only where it is free (closed forms); for boxes and convex shapes a
-    // wider reach would send every span near a face to the golden-section search.
-    let reach = if matches!(shape, Shape::Ball(_) | Shape::Capsule(_)) { radius + spacing } else { radius };
+    let spacing = sweep_spacing(shape, half_thickness, radius);
+    let reach = contact_reach(shape, half_thickness, radius);
     let deepest = span_deepest(shape, a1, b1, reach);
     // Through a centre or an axis: no side of its own (the sweep may know one).
     let through = deepest.filter(|d| d.1 == VecOf::<S>::ZERO);
