@@ -39,6 +39,21 @@ enum GrabKind {
 }
 
 impl Grab {
+    /// Grabs node `node` of a ragdoll's node list (an error if out of range).
+    pub(crate) fn node<S: Space>(
+        world: &mut World<S>,
+        nodes: &[ParticleHandle],
+        node: usize,
+        target: VecOf<S>,
+        compliance: RealOf<S>,
+    ) -> Result<Self, SinewError> {
+        let p = nodes
+            .get(node)
+            .copied()
+            .ok_or(SinewError::InvalidParameter { what: "grab node", reason: "index out of range" })?;
+        Self::start(world, p, target, compliance)
+    }
+
     /// Grabs `particle` toward `target` with `compliance` (0 = hard, > 0 = soft).
     pub fn start<S: Space>(
         world: &mut World<S>,
@@ -116,9 +131,7 @@ impl<S: RigSpace> Ragdoll<S> {
         target: VecOf<S>,
         compliance: RealOf<S>,
     ) -> Result<Grab, SinewError> {
-        let p =
-            self.node(node).ok_or(SinewError::InvalidParameter { what: "grab node", reason: "index out of range" })?;
-        Grab::start(world, p, target, compliance)
+        Grab::node(world, self.nodes(), node, target, compliance)
     }
 
     /// Moves a grab's hand (same as [`Grab::move_to`]).

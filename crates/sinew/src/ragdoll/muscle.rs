@@ -609,12 +609,7 @@ impl<S: RigSpace> MuscleRagdoll<S> {
         target: VecOf<S>,
         compliance: RealOf<S>,
     ) -> Result<Grab, SinewError> {
-        let p = self
-            .nodes
-            .get(node)
-            .copied()
-            .ok_or(SinewError::InvalidParameter { what: "grab node", reason: "index out of range" })?;
-        Grab::start(world, p, target, compliance)
+        Grab::node(world, &self.nodes, node, target, compliance)
     }
 
     /// Removes the nodes (and any joint limits on them) from the world.
