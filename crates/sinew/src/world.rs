@@ -874,8 +874,13 @@ impl<S: Space> World<S> {
         // Damp the velocity carried over, not the acceleration of this substep: a body at
         // rest on a spring then settles exactly where the spring balances gravity.
         let damp = keep != RealOf::<S>::ONE;
-        let it = ps.pos.iter_mut().zip(ps.prev.iter_mut()).zip(ps.vel.iter_mut()).zip(self.scratch.dv.iter());
-        for (((x, xp), v), dv) in it {
+        // Component-wise over flat slices (the same operations per component as on vectors,
+        // so the same results), which the compiler turns into SIMD.
+        let x = S::Vector::flat_mut(&mut ps.pos);
+        let xp = S::Vector::flat_mut(&mut ps.prev);
+        let v = S::Vector::flat_mut(&mut ps.vel);
+        let dv = S::Vector::flat(&self.scratch.dv);
+        for (((x, xp), v), dv) in x.iter_mut().zip(xp.iter_mut()).zip(v.iter_mut()).zip(dv.iter()) {
             let mut vv = *v;
             if damp {
                 vv *= keep;
@@ -1179,7 +1184,8 @@ impl<S: Space> World<S> {
     /// driven velocity).
     fn update_velocities(&mut self, ctx: &SubstepContext<RealOf<S>>) {
         let ps = &mut self.particles;
-        for ((v, x), xp) in ps.vel.iter_mut().zip(ps.pos.iter()).zip(ps.prev.iter()) {
+        let v = S::Vector::flat_mut(&mut ps.vel);
+        for ((v, x), xp) in v.iter_mut().zip(S::Vector::flat(&ps.pos)).zip(S::Vector::flat(&ps.prev)) {
             *v = (*x - *xp) * ctx.inv_h;
         }
     }

@@ -1082,6 +1082,7 @@ impl Real for Fx {
     const MAX: Self = Fx::MAX;
     const GEOMETRIC_EPSILON: Self = Fx::GEOMETRIC_EPSILON;
     const NAME: &'static str = "fixed";
+    const FLOATING: bool = false;
 
     #[inline]
     fn from_f64(v: f64) -> Self {

@@ -56,6 +56,10 @@ pub trait Real:
     const GEOMETRIC_EPSILON: Self;
     /// Short name used in docs, scene files and benchmark labels (`"f32"`, `"f64"`, `"fixed"`).
     const NAME: &'static str;
+    /// True for floating point. Its wide exponent range lets a few algorithms take a route
+    /// with a shorter dependency chain that fixed point's range cannot afford (e.g. the
+    /// rope's tridiagonal solve by continuants, [`crate::rope`]).
+    const FLOATING: bool;
 
     /// Converts from `f64`, rounding to nearest. Types that cannot represent non-finite
     /// values map NaN to 0 and saturate infinities; callers validate user input before
@@ -167,6 +171,7 @@ macro_rules! impl_float_real {
             const MAX: Self = <$t>::MAX;
             const GEOMETRIC_EPSILON: Self = $eps;
             const NAME: &'static str = $name;
+            const FLOATING: bool = true;
 
             #[inline]
             fn from_f64(v: f64) -> Self {

@@ -53,6 +53,16 @@ pub trait Vector<R: Real>:
     fn abs_elem(self) -> Self;
     /// A unit vector orthogonal to `self` (any, deterministic); `self` need not be unit.
     fn any_orthogonal(self) -> Self;
+    /// Components as `[x, y, z]` (`z` = 0 in 2D): field reads, no per-index `match` — for
+    /// gathering into per-component arrays in hot loops.
+    fn to_array3(self) -> [R; 3];
+    /// Builds from `[x, y, z]` (`z` ignored in 2D).
+    fn from_array3(a: [R; 3]) -> Self;
+    /// The components of a slice of vectors as one flat slice (`x0, y0, [z0,] x1, …`), for
+    /// element-wise loops the compiler vectorises (integration, velocity updates).
+    fn flat(s: &[Self]) -> &[R];
+    /// Mutable [`Vector::flat`].
+    fn flat_mut(s: &mut [Self]) -> &mut [R];
 
     /// Squared length.
     #[inline]
@@ -162,6 +172,7 @@ macro_rules! impl_vector_ops {
 
 /// A 2D vector (x right, y up).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)] // `Vector::flat` relies on two `R`s laid out back to back
 pub struct Vector2<R> {
     /// x component.
     pub x: R,
@@ -171,6 +182,7 @@ pub struct Vector2<R> {
 
 /// A 3D vector (y up, right-handed).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)] // `Vector::flat` relies on three `R`s laid out back to back
 pub struct Vector3<R> {
     /// x component.
     pub x: R,
@@ -298,6 +310,28 @@ impl<R: Real> Vector<R> for Vector2<R> {
         let p = self.perp().normalize_or_zero();
         if p == Self::ZERO { Self { x: R::ONE, y: R::ZERO } } else { p }
     }
+    #[inline]
+    fn to_array3(self) -> [R; 3] {
+        [self.x, self.y, R::ZERO]
+    }
+    #[inline]
+    fn from_array3(a: [R; 3]) -> Self {
+        Self { x: a[0], y: a[1] }
+    }
+    #[inline]
+    fn flat(s: &[Self]) -> &[R] {
+        const { assert!(size_of::<Self>() == 2 * size_of::<R>() && align_of::<Self>() == align_of::<R>()) };
+        // SAFETY: `#[repr(C)]` with two fields of `R` and (asserted above) no padding: a
+        // `[Vector2<R>]` of length n is exactly a `[R]` of length 2n, same alignment, and
+        // the borrow is carried over.
+        unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<R>(), 2 * s.len()) }
+    }
+    #[inline]
+    fn flat_mut(s: &mut [Self]) -> &mut [R] {
+        const { assert!(size_of::<Self>() == 2 * size_of::<R>() && align_of::<Self>() == align_of::<R>()) };
+        // SAFETY: as in `flat`; the exclusive borrow is carried over.
+        unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<R>(), 2 * s.len()) }
+    }
 }
 
 impl<R: Real> Vector<R> for Vector3<R> {
@@ -353,6 +387,28 @@ impl<R: Real> Vector<R> for Vector3<R> {
         };
         let o = self.cross(axis).normalize_or_zero();
         if o == Self::ZERO { Self::new(R::ONE, R::ZERO, R::ZERO) } else { o }
+    }
+    #[inline]
+    fn to_array3(self) -> [R; 3] {
+        [self.x, self.y, self.z]
+    }
+    #[inline]
+    fn from_array3(a: [R; 3]) -> Self {
+        Self { x: a[0], y: a[1], z: a[2] }
+    }
+    #[inline]
+    fn flat(s: &[Self]) -> &[R] {
+        const { assert!(size_of::<Self>() == 3 * size_of::<R>() && align_of::<Self>() == align_of::<R>()) };
+        // SAFETY: `#[repr(C)]` with three fields of `R` and (asserted above) no padding: a
+        // `[Vector3<R>]` of length n is exactly a `[R]` of length 2n, same alignment, and
+        // the borrow is carried over.
+        unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<R>(), 3 * s.len()) }
+    }
+    #[inline]
+    fn flat_mut(s: &mut [Self]) -> &mut [R] {
+        const { assert!(size_of::<Self>() == 3 * size_of::<R>() && align_of::<Self>() == align_of::<R>()) };
+        // SAFETY: as in `flat`; the exclusive borrow is carried over.
+        unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<R>(), 3 * s.len()) }
     }
 }
 

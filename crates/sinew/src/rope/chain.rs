@@ -45,19 +45,19 @@ pub(crate) struct ChainRef<'a, S: Space> {
 /// Reusable buffers for [`solve_chain`] (sized to the longest rope).
 ///
 /// Positions and directions are kept per component (structure of arrays): every pass
-/// except the elimination is then a plain loop over a contiguous slice, which the compiler
+/// except the elimination is then a plain loop over contiguous slices, which the compiler
 /// turns into SIMD for `f32` and `f64` (square roots and divisions four or eight at a time).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ChainScratch<S: Space> {
-    /// Positions per component (`m + 1` each).
+    /// Positions per component (`m + 1` each; the third unused in 2D).
     x: [Vec<RealOf<S>>; 3],
-    /// Per component (`m` each): link differences, then directions `n_j`, then impulses.
+    /// Unit directions `n_j` per component (`m` each).
     n: [Vec<RealOf<S>>; 3],
     /// Inverse masses (`m + 1`).
     w: Vec<RealOf<S>>,
-    /// Squared link lengths, then lengths.
+    /// Link lengths.
     len: Vec<RealOf<S>>,
-    /// Reciprocal lengths (0 for a link with no freedom).
+    /// Reciprocal link lengths (0 for a link with no freedom).
     inv: Vec<RealOf<S>>,
     /// Diagonal `b_j`.
     diag: Vec<RealOf<S>>,
@@ -72,34 +72,133 @@ pub(crate) struct ChainScratch<S: Space> {
 
 // The per-link passes below index equal-length slices (`&a[..m]`, `&b[1..=m]`): with the
 // lengths known, the bounds checks go and the loops vectorise; chains of `zip` adapters
-// did not.
+// did not. `three` is a constant of each instantiation, so 2D code has no third component.
 
-/// `out[j] = x[j] − x[j + 1]`.
+/// Per-component positions, `[x, y, z]` (`z` empty-use in 2D).
+type Comps<'a, R> = [&'a [R]; 3];
+
+/// `len_j`, `inv_j = 1/len_j` of every link (`inv` = 0 for a zero-length link).
 #[inline]
 #[allow(clippy::needless_range_loop)]
-fn differences<R: Real>(out: &mut [R], x: &[R]) {
-    let m = out.len();
-    let (a, b) = (&x[..m], &x[1..=m]);
+fn link_lengths<R: Real>(three: bool, x: Comps<'_, R>, len: &mut [R], inv: &mut [R]) {
+    let m = len.len();
+    let inv = &mut inv[..m];
+    let (a0, b0, a1, b1) = (&x[0][..m], &x[0][1..=m], &x[1][..m], &x[1][1..=m]);
+    let (a2, b2) = (&x[2][..m], &x[2][1..=m]);
     for j in 0..m {
-        out[j] = a[j] - b[j];
+        let d0 = a0[j] - b0[j];
+        let d1 = a1[j] - b1[j];
+        let mut l2 = d0 * d0 + d1 * d1;
+        if three {
+            let d2 = a2[j] - b2[j];
+            l2 += d2 * d2;
+        }
+        (len[j], inv[j]) = l2.sqrt_recip();
     }
 }
 
-/// `len[j] = Σ_c n[c][j]²` over the first `dim` components.
+/// The matrix rows and unit directions from the link lengths. A link with no freedom
+/// (both ends pinned) or no direction (coincident particles) becomes the row `Δλ = 0`;
+/// its couplings vanish with it (they carry a factor `w` of a pinned end or a zero
+/// direction).
 #[inline]
-#[allow(clippy::needless_range_loop)]
-fn squared_lengths<R: Real>(len: &mut [R], n: &[Vec<R>; 3], dim: usize) {
-    let m = len.len();
-    let n0 = &n[0][..m];
+#[allow(clippy::needless_range_loop, clippy::too_many_arguments)]
+fn rows<R: Real>(
+    three: bool,
+    x: Comps<'_, R>,
+    w: &[R],
+    rest: &[R],
+    lambda: &[R],
+    alpha_t: R,
+    len: &[R],
+    inv: &mut [R],
+    diag: &mut [R],
+    rhs: &mut [R],
+    n: [&mut [R]; 3],
+) {
+    let m = diag.len();
+    let (zero, one, eps) = (R::ZERO, R::ONE, R::GEOMETRIC_EPSILON);
+    let (wa, wb, rest, lam, len, inv, rhs) =
+        (&w[..m], &w[1..=m], &rest[..m], &lambda[..m], &len[..m], &mut inv[..m], &mut rhs[..m]);
+    // Every row as if free (branch-free, so it vectorises), then the rare rows without
+    // freedom overwritten (a predictable branch per link).
     for j in 0..m {
-        len[j] = n0[j] * n0[j];
+        diag[j] = wa[j] + wb[j] + alpha_t;
+        rhs[j] = rest[j] - len[j] - alpha_t * lam[j];
     }
-    for nc in &n[1..dim] {
-        let nc = &nc[..m];
-        for j in 0..m {
-            len[j] += nc[j] * nc[j];
+    for j in 0..m {
+        if !((wa[j] + wb[j] > zero) & (len[j] > eps)) {
+            (inv[j], diag[j], rhs[j]) = (zero, one, zero);
         }
     }
+    let [n0, n1, n2] = n;
+    for (c, nc) in [n0, n1, n2].into_iter().enumerate() {
+        if c == 2 && !three {
+            break;
+        }
+        let (nc, a, b) = (&mut nc[..m], &x[c][..m], &x[c][1..=m]);
+        for j in 0..m {
+            nc[j] = (a[j] - b[j]) * inv[j];
+        }
+    }
+}
+
+/// Off-diagonal `u_j = −w_{j+1} (n_j · n_{j+1})`.
+#[inline]
+#[allow(clippy::needless_range_loop)]
+fn couplings<R: Real>(three: bool, n: Comps<'_, R>, w: &[R], upper: &mut [R]) {
+    let k = upper.len();
+    let wm = &w[1..=k];
+    let (a0, b0, a1, b1) = (&n[0][..k], &n[0][1..=k], &n[1][..k], &n[1][1..=k]);
+    let (a2, b2) = (&n[2][..k], &n[2][1..=k]);
+    for j in 0..k {
+        let mut dot = a0[j] * b0[j] + a1[j] * b1[j];
+        if three {
+            dot += a2[j] * b2[j];
+        }
+        upper[j] = dot * -wm[j];
+    }
+}
+
+/// `Δx_i = w_i (imp_i − imp_{i−1})` with `imp_j = n_j Δλ_j`, for one component.
+#[inline]
+#[allow(clippy::needless_range_loop)]
+fn apply_component<R: Real>(n: &[R], dl: &[R], w: &[R], x: &mut [R]) {
+    let m = dl.len();
+    let zero = R::ZERO;
+    x[0] += n[0] * dl[0] * w[0];
+    x[m] += (zero - n[m - 1] * dl[m - 1]) * w[m];
+    let (xs, ws, da, db, a, b) = (&mut x[1..m], &w[1..m], &dl[1..m], &dl[..m - 1], &n[1..m], &n[..m - 1]);
+    for i in 0..m - 1 {
+        xs[i] += (a[i] * da[i] - b[i] * db[i]) * ws[i];
+    }
+}
+
+/// Whether every link that can move is within `tol` of its rest length, without square
+/// roots: `|d² − L²| ≤ 2·tol·L²`.
+#[inline]
+#[allow(clippy::needless_range_loop)]
+fn within_tolerance<R: Real>(three: bool, x: Comps<'_, R>, w: &[R], rest: &[R], tol: R) -> bool {
+    let m = rest.len();
+    let zero = R::ZERO;
+    let two_tol = tol + tol;
+    let (wa, wb) = (&w[..m], &w[1..=m]);
+    let (a0, b0, a1, b1) = (&x[0][..m], &x[0][1..=m], &x[1][..m], &x[1][1..=m]);
+    let (a2, b2) = (&x[2][..m], &x[2][1..=m]);
+    let mut violated = 0u32;
+    for j in 0..m {
+        let d0 = a0[j] - b0[j];
+        let d1 = a1[j] - b1[j];
+        let mut l2 = d0 * d0 + d1 * d1;
+        if three {
+            let d2 = a2[j] - b2[j];
+            l2 += d2 * d2;
+        }
+        let r2 = rest[j] * rest[j];
+        let bad = (wa[j] + wb[j] != zero) & ((l2 - r2).abs() > two_tol * r2);
+        violated += u32::from(bad);
+    }
+    violated == 0
 }
 
 /// One Newton step on the chain `idx[0] – idx[1] – …` with rest lengths `rest` and
@@ -113,7 +212,6 @@ fn squared_lengths<R: Real>(len: &mut [R], n: &[Vec<R>; 3], dim: usize) {
 ///    two independent recurrences, so the CPU overlaps their divisions and the serial
 ///    latency per link halves; then the middle row and the back substitution outwards;
 /// 3. per particle: `Δx_i = w_i (n_i Δλ_i − n_{i−1} Δλ_{i−1})`, each particle written once.
-#[allow(clippy::needless_range_loop)] // see the note above `differences`
 pub(crate) fn solve_chain<S: Space>(
     chain: ChainRef<'_, S>,
     ps: &mut ParticleSet<S>,
@@ -124,11 +222,10 @@ pub(crate) fn solve_chain<S: Space>(
     let ChainRef { idx, rest, lambda, compliance } = chain;
     let m = rest.len();
     let zero = RealOf::<S>::ZERO;
-    let one = RealOf::<S>::ONE;
     if m == 0 || idx.len() != m + 1 || lambda.len() != m {
         return true;
     }
-    let dim = S::DIM;
+    let three = S::DIM == 3;
     let alpha_t = compliance * ctx.inv_h2;
     let sc = scratch;
     for c in 0..3 {
@@ -139,74 +236,111 @@ pub(crate) fn solve_chain<S: Space>(
         v.resize(m, zero);
     }
     sc.w.resize(m + 1, zero);
-    let x = &mut sc.x;
-    let n = &mut sc.n;
+    let [x0, x1, x2] = &mut sc.x;
+    let (x0, x1, x2) = (&mut x0[..m + 1], &mut x1[..m + 1], &mut x2[..m + 1]);
+    let [n0, n1, n2] = &mut sc.n;
+    let (n0, n1, n2) = (&mut n0[..m], &mut n1[..m], &mut n2[..m]);
     let w = &mut sc.w[..m + 1];
-    let (len, inv) = (&mut sc.len[..m], &mut sc.inv[..m]);
-    let (diag, upper, rhs, factor) = (&mut sc.diag[..m], &mut sc.upper[..m], &mut sc.rhs[..m], &mut sc.factor[..m]);
+    let (diag, rhs, factor) = (&mut sc.diag[..m], &mut sc.rhs[..m], &mut sc.factor[..m]);
+    let upper = &mut sc.upper[..m - 1];
 
-    // Gather.
+    // Gather (field reads: no per-component `match`).
     for (i, &p) in idx.iter().enumerate() {
-        let v = ps.pos[p as usize];
-        for (c, xc) in x.iter_mut().enumerate().take(dim) {
-            xc[i] = v.get(c);
+        let a = ps.pos[p as usize].to_array3();
+        x0[i] = a[0];
+        x1[i] = a[1];
+        if three {
+            x2[i] = a[2];
         }
         w[i] = ps.inv_mass[p as usize];
     }
 
-    // Pass 1: directions, violations, diagonal and right-hand side.
-    for c in 0..dim {
-        differences(&mut n[c][..m], &x[c][..m + 1]);
-    }
-    squared_lengths(len, n, dim);
-    let eps = RealOf::<S>::GEOMETRIC_EPSILON;
-    let (wa, wb) = (&w[..m], &w[1..=m]);
-    let (rest, lam) = (&rest[..m], &lambda[..m]);
-    for j in 0..m {
-        (len[j], inv[j]) = len[j].sqrt_recip();
-    }
-    for j in 0..m {
-        let (root, recip) = (len[j], inv[j]);
-        // A link with no freedom (both ends pinned) or no direction (coincident
-        // particles) becomes the row `Δλ = 0`; its couplings vanish with it (they carry
-        // a factor `w` of a pinned end or a zero direction).
-        let free = (wa[j] + wb[j] > zero) & (root > eps);
-        inv[j] = if free { recip } else { zero };
-        diag[j] = if free { wa[j] + wb[j] + alpha_t } else { one };
-        rhs[j] = if free { rest[j] - root - alpha_t * lam[j] } else { zero };
-    }
-    for nc in &mut n[..dim] {
-        let nc = &mut nc[..m];
-        for j in 0..m {
-            nc[j] *= inv[j];
-        }
-    }
-    let upper = &mut upper[..m - 1];
-    let wm = &w[1..m];
-    {
-        let (a, b) = (&n[0][..m - 1], &n[0][1..m]);
-        for j in 0..m - 1 {
-            upper[j] = a[j] * b[j];
-        }
-    }
-    for nc in &n[1..dim] {
-        let (a, b) = (&nc[..m - 1], &nc[1..m]);
-        for j in 0..m - 1 {
-            upper[j] += a[j] * b[j];
-        }
-    }
-    for j in 0..m - 1 {
-        upper[j] *= -wm[j];
-    }
+    // Pass 1: lengths, directions, the matrix.
+    link_lengths(three, [x0, x1, x2], &mut sc.len[..m], &mut sc.inv[..m]);
+    rows(three, [x0, x1, x2], w, rest, lambda, alpha_t, &sc.len[..m], &mut sc.inv[..m], diag, rhs, [n0, n1, n2]);
+    couplings(three, [n0, n1, n2], w, upper);
 
-    // Pass 2: eliminate rows 0..k from the top and rows k+1..m from the bottom; both
-    // recurrences run in the same loop so their latencies overlap.
-    // Top: factor_j = u_j / p_j, rhs_j = (r_j − u_{j−1} rhs_{j−1}) / p_j with
-    // p_j = b_j − u_{j−1} factor_{j−1}.
-    // Bottom: factor_j = u_{j−1} / q_j, rhs_j = (r_j − u_j rhs_{j+1}) / q_j with
-    // q_j = b_j − u_j factor_{j+1}.
+    // Pass 2: the tridiagonal solve; `rhs` becomes `Δλ`.
+    solve_tridiagonal(diag, upper, rhs, factor);
+
+    // Pass 3: multipliers and positions.
+    for (l, d) in lambda.iter_mut().zip(rhs.iter()) {
+        *l += *d;
+    }
+    apply_component(n0, rhs, w, x0);
+    apply_component(n1, rhs, w, x1);
+    if three {
+        apply_component(n2, rhs, w, x2);
+    }
+    // Scatter.
+    for (i, &p) in idx.iter().enumerate() {
+        let z = if three { x2[i] } else { zero };
+        ps.pos[p as usize] = S::Vector::from_array3([x0[i], x1[i], z]);
+    }
+    // Convergence, on the positions just written.
+    within_tolerance(three, [x0, x1, x2], w, rest, tolerance)
+}
+
+/// Solves the symmetric tridiagonal system with diagonal `diag` (`m`), off-diagonal `upper`
+/// (`m − 1`) and right-hand side `rhs` (`m`, overwritten by the solution); `factor` (`m`)
+/// is scratch. Rows `0..k` are eliminated from the top and rows `k+1..m` from the bottom
+/// (`k = m/2`); both recurrences run in the same loop so their latencies overlap. A zero
+/// pivot gives a zero row (cannot happen for the chain's diagonally dominant matrix; kept
+/// so that degenerate input yields no NaN).
+#[inline]
+fn solve_tridiagonal<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &mut [R]) {
+    let m = diag.len();
     let k = m / 2;
-    let recip = |d: RealOf<S>| if d == zero { zero } else { one / d };
+    if R::FLOATING {
+        eliminate_by_continuants(diag, upper, rhs, factor, k);
+    } else {
+        eliminate(diag, upper, rhs, factor, k);
+    }
+    let (zero, one) = (R::ZERO, R::ONE);
+    let recip = |d: R| if d == zero { zero } else { one / d };
+    // The middle row, with its neighbours expressed through it.
+    let (mut p, mut r) = (diag[k], rhs[k]);
+    if k > 0 {
+        p -= upper[k - 1] * factor[k - 1];
+        r -= upper[k - 1] * rhs[k - 1];
+    }
+    if k + 1 < m {
+        p -= upper[k] * factor[k + 1];
+        r -= upper[k] * rhs[k + 1];
+    }
+    let mid = r * recip(p);
+    rhs[k] = mid;
+    // Back substitution outwards, both halves in one loop (two independent recurrences):
+    // Δλ_j = rhs_j − factor_j Δλ_(neighbour towards k).
+    let (mut up, mut down) = (mid, mid);
+    let (above, below) = rhs.split_at_mut(k);
+    let below = &mut below[1..];
+    let (f_above, f_below) = (&factor[..k], &factor[k + 1..]);
+    let (na, nb) = (above.len(), below.len());
+    for s in 0..na.max(nb) {
+        if s < na {
+            let j = na - 1 - s;
+            up = above[j] - f_above[j] * up;
+            above[j] = up;
+        }
+        if s < nb {
+            down = below[s] - f_below[s] * down;
+            below[s] = down;
+        }
+    }
+}
+
+/// Thomas elimination of rows `0..k` from the top and `k+1..m` from the bottom, leaving
+/// `factor_j` (the multiple of the neighbour towards `k` to subtract) and the eliminated
+/// right-hand side in `rhs`.
+///
+/// Top: `p_j = b_j − u_{j−1} factor_{j−1}`, `factor_j = u_j / p_j`,
+/// `rhs_j = (r_j − u_{j−1} rhs_{j−1}) / p_j`; the bottom mirrors it. The pivot recurrence
+/// runs through a division, so each row waits ~20 cycles for the previous one.
+fn eliminate<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &mut [R], k: usize) {
+    let m = diag.len();
+    let (zero, one) = (R::ZERO, R::ONE);
+    let recip = |d: R| if d == zero { zero } else { one / d };
     let (mut top_f, mut top_r, mut top_u) = (zero, zero, zero);
     let (mut bot_f, mut bot_r, mut bot_u) = (zero, zero, zero);
     let steps = k.max(m - 1 - k);
@@ -230,71 +364,54 @@ pub(crate) fn solve_chain<S: Space>(
             rhs[j] = bot_r;
         }
     }
-    // The middle row, with its neighbours expressed through it.
-    let (mut p, mut r) = (diag[k], rhs[k]);
-    if k > 0 {
-        p -= upper[k - 1] * factor[k - 1];
-        r -= upper[k - 1] * rhs[k - 1];
-    }
-    if k + 1 < m {
-        p -= upper[k] * factor[k + 1];
-        r -= upper[k] * rhs[k + 1];
-    }
-    let mid = r * recip(p);
-    rhs[k] = mid;
-    // Back substitution outwards: Δλ_j = rhs_j − factor_j Δλ_(neighbour towards k).
-    let mut up = mid;
-    for (r, &f) in rhs[..k].iter_mut().zip(&factor[..k]).rev() {
-        up = *r - f * up;
-        *r = up;
-    }
-    let mut down = mid;
-    for (r, &f) in rhs[k + 1..].iter_mut().zip(&factor[k + 1..]) {
-        down = *r - f * down;
-        *r = down;
-    }
+}
 
-    // Pass 3: multipliers and positions, `Δx_i = w_i (imp_i − imp_{i−1})` with
-    // `imp_j = n_j Δλ_j`.
-    {
-        let lambda = &mut lambda[..m];
-        for j in 0..m {
-            lambda[j] += rhs[j];
+/// The same elimination as [`eliminate`] for floating point, with the pivots from
+/// continuants so that no division sits on the serial path.
+///
+/// The pivots are ratios `p_j = θ_j / θ_{j−1}` of the leading principal minors, which obey
+/// the *linear* three-term recurrence `θ_j = b_j θ_{j−1} − u_{j−1}² θ_{j−2}` (θ₋₁ = 1,
+/// θ₋₂ = 0): one multiply-subtract per row instead of a division. `1/p_j = θ_{j−1}/θ_j` is
+/// then a division the CPU overlaps with later rows. The minors grow or shrink
+/// geometrically, so both carried values are rescaled by 2⁶⁰ when they leave
+/// `[2⁻⁶⁰, 2⁶⁰]` (a power of two: the ratios are unchanged). For the chain's diagonally
+/// dominant matrix `p_j ≥ b_j/2`, so each step subtracts at most half: no cancellation.
+/// A zero minor (singular leading block) restarts the recurrence with that row dropped,
+/// exactly as the zero-pivot guard of [`eliminate`] does.
+fn eliminate_by_continuants<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &mut [R], k: usize) {
+    let m = diag.len();
+    let (zero, one) = (R::ZERO, R::ONE);
+    let (hi, lo) = (R::from_f64(2f64.powi(60)), R::from_f64(2f64.powi(-60)));
+    // Carried: θ_{j−1}, θ_{j−2}, u_{j−1}, rhs_{j−1} for each end.
+    let (mut t1, mut t2, mut tu, mut tr) = (one, zero, zero, zero);
+    let (mut b1, mut b2, mut bu, mut br) = (one, zero, zero, zero);
+    // One step of either end; `next_u` is the coupling towards the middle.
+    let step = |j: usize, t1: &mut R, t2: &mut R, u: &mut R, r: &mut R, next_u: R, rhs: &mut [R], factor: &mut [R]| {
+        let theta = diag[j] * *t1 - *u * *u * *t2;
+        let iv = if theta == zero { zero } else { *t1 / theta };
+        *r = (rhs[j] - *u * *r) * iv;
+        *u = next_u;
+        factor[j] = next_u * iv;
+        rhs[j] = *r;
+        let a = theta.abs();
+        (*t1, *t2) = if theta == zero {
+            (one, zero)
+        } else if a > hi {
+            (theta * lo, *t1 * lo)
+        } else if a < lo {
+            (theta * hi, *t1 * hi)
+        } else {
+            (theta, *t1)
+        };
+    };
+    let steps = k.max(m - 1 - k);
+    for s in 0..steps {
+        if s < k {
+            step(s, &mut t1, &mut t2, &mut tu, &mut tr, upper[s], rhs, factor);
+        }
+        if s + 1 + k < m {
+            let j = m - 1 - s;
+            step(j, &mut b1, &mut b2, &mut bu, &mut br, upper[j - 1], rhs, factor);
         }
     }
-    for c in 0..dim {
-        let imp = &mut n[c][..m];
-        for j in 0..m {
-            imp[j] *= rhs[j];
-        }
-        let xc = &mut x[c][..m + 1];
-        xc[0] += imp[0] * w[0];
-        {
-            let (xs, ws, a, b) = (&mut xc[1..m], &w[1..m], &imp[1..m], &imp[..m - 1]);
-            for i in 0..m - 1 {
-                xs[i] += (a[i] - b[i]) * ws[i];
-            }
-        }
-        xc[m] += (zero - imp[m - 1]) * w[m];
-    }
-    // Scatter.
-    for (i, &p) in idx.iter().enumerate() {
-        let v = &mut ps.pos[p as usize];
-        for (c, xc) in x.iter().enumerate().take(dim) {
-            v.set(c, xc[i]);
-        }
-    }
-    // Convergence, on the positions just written.
-    for c in 0..dim {
-        differences(&mut n[c][..m], &x[c][..m + 1]);
-    }
-    squared_lengths(len, n, dim);
-    let two_tol = tolerance + tolerance;
-    let mut violated = 0u32;
-    for j in 0..m {
-        let r2 = rest[j] * rest[j];
-        let bad = (wa[j] + wb[j] != zero) & ((len[j] - r2).abs() > two_tol * r2);
-        violated += u32::from(bad);
-    }
-    violated == 0
 }
