@@ -121,14 +121,20 @@ fn rows<R: Real>(
     let (wa, wb, rest, lam, len, inv, rhs) =
         (&w[..m], &w[1..=m], &rest[..m], &lambda[..m], &len[..m], &mut inv[..m], &mut rhs[..m]);
     // Every row as if free (branch-free, so it vectorises), then the rare rows without
-    // freedom overwritten (a predictable branch per link).
+    // freedom counted (vectorised) and, only if there are any, overwritten.
     for j in 0..m {
         diag[j] = wa[j] + wb[j] + alpha_t;
         rhs[j] = rest[j] - len[j] - alpha_t * lam[j];
     }
+    let mut stuck = 0u32;
     for j in 0..m {
-        if !((wa[j] + wb[j] > zero) & (len[j] > eps)) {
-            (inv[j], diag[j], rhs[j]) = (zero, one, zero);
+        stuck += u32::from(!((wa[j] + wb[j] > zero) & (len[j] > eps)));
+    }
+    if stuck > 0 {
+        for j in 0..m {
+            if !((wa[j] + wb[j] > zero) & (len[j] > eps)) {
+                (inv[j], diag[j], rhs[j]) = (zero, one, zero);
+            }
         }
     }
     let [n0, n1, n2] = n;
@@ -244,15 +250,33 @@ pub(crate) fn solve_chain<S: Space>(
     let (diag, rhs, factor) = (&mut sc.diag[..m], &mut sc.rhs[..m], &mut sc.factor[..m]);
     let upper = &mut sc.upper[..m - 1];
 
-    // Gather (field reads: no per-component `match`).
-    for (i, &p) in idx.iter().enumerate() {
-        let a = ps.pos[p as usize].to_array3();
-        x0[i] = a[0];
-        x1[i] = a[1];
-        if three {
-            x2[i] = a[2];
+    // Gather (field reads: no per-component `match`). A rope's particles usually sit in
+    // consecutive slots (reeling and tearing can break that): then the gather and scatter
+    // walk a slice instead of looking up every index.
+    let base = idx[0];
+    let contiguous = idx.iter().zip(base..).fold(0u32, |acc, (&p, want)| acc | (p ^ want)) == 0
+        && (base as usize) + m < ps.pos.len();
+    if contiguous {
+        let b = base as usize;
+        for (i, v) in ps.pos[b..=b + m].iter().enumerate() {
+            let a = v.to_array3();
+            x0[i] = a[0];
+            x1[i] = a[1];
+            if three {
+                x2[i] = a[2];
+            }
         }
-        w[i] = ps.inv_mass[p as usize];
+        w.copy_from_slice(&ps.inv_mass[b..=b + m]);
+    } else {
+        for (i, &p) in idx.iter().enumerate() {
+            let a = ps.pos[p as usize].to_array3();
+            x0[i] = a[0];
+            x1[i] = a[1];
+            if three {
+                x2[i] = a[2];
+            }
+            w[i] = ps.inv_mass[p as usize];
+        }
     }
 
     // Pass 1: lengths, directions, the matrix.
@@ -273,9 +297,17 @@ pub(crate) fn solve_chain<S: Space>(
         apply_component(n2, rhs, w, x2);
     }
     // Scatter.
-    for (i, &p) in idx.iter().enumerate() {
-        let z = if three { x2[i] } else { zero };
-        ps.pos[p as usize] = S::Vector::from_array3([x0[i], x1[i], z]);
+    if contiguous {
+        let b = base as usize;
+        for (i, v) in ps.pos[b..=b + m].iter_mut().enumerate() {
+            let z = if three { x2[i] } else { zero };
+            *v = S::Vector::from_array3([x0[i], x1[i], z]);
+        }
+    } else {
+        for (i, &p) in idx.iter().enumerate() {
+            let z = if three { x2[i] } else { zero };
+            ps.pos[p as usize] = S::Vector::from_array3([x0[i], x1[i], z]);
+        }
     }
     // Convergence, on the positions just written.
     within_tolerance(three, [x0, x1, x2], w, rest, tolerance)
@@ -389,7 +421,9 @@ fn eliminate_by_continuants<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], fac
     let step = |j: usize, t1: &mut R, t2: &mut R, u: &mut R, r: &mut R, next_u: R, rhs: &mut [R], factor: &mut [R]| {
         let theta = diag[j] * *t1 - *u * *u * *t2;
         let iv = if theta == zero { zero } else { *t1 / theta };
-        *r = (rhs[j] - *u * *r) * iv;
+        // `r_j·iv − (u·iv)·r_{j−1}`: both products are off the serial path, which is then
+        // one multiply-subtract per row.
+        *r = rhs[j] * iv - *u * iv * *r;
         *u = next_u;
         factor[j] = next_u * iv;
         rhs[j] = *r;
