@@ -112,8 +112,8 @@ fn span_deepest<S: Space>(
         Shape::HalfSpace(_) => return None, // a segment cannot dip below a plane without an end doing so
         Shape::Ball(_) | Shape::Capsule(_) => deepest_point(shape, a, b, zero, one)?,
         Shape::Cuboid(_) | Shape::Convex(_) => {
-            let da = shape.closest(a).distance;
-            let db = shape.closest(b).distance;
+            let pa = shape.closest(a);
+            let (da, db) = (pa.distance, shape.closest(b).distance);
             // Interval of the span to search for its deepest point.
             let (lo, hi) = if da >= radius && db >= radius {
                 // Both ends clear: only a span passing through the (inflated) shape matters.
@@ -125,8 +125,18 @@ fn span_deepest<S: Space>(
                 // convex along the span, so it is linear — a span resting flat on a face,
                 // nothing for the span to add — exactly when the middle lies on the chord
                 // of the ends; a chord across a corner bends below it.
-                let dm = shape.closest(a.lerp(b, RealOf::<S>::HALF)).distance;
+                //
+                // First without a third query: `a`'s normal `n` gives a supporting plane
+                // of the shape, `n·x = n·a − d_a`, below which the signed distance never
+                // drops. When `b` lies at its own distance from that same plane, the
+                // (convex) signed distance is at most the chord and at least the plane —
+                // equal, so flat (a span lying on a face: the common resting case).
                 let flat_tol = (b - a).length() * RealOf::<S>::from_ratio(1, 10_000);
+                let on_plane = pa.normal.dot(b - a) + da - db;
+                if on_plane.abs() <= flat_tol {
+                    return None;
+                }
+                let dm = shape.closest(a.lerp(b, RealOf::<S>::HALF)).distance;
                 if dm >= (da + db) * RealOf::<S>::HALF - flat_tol || dm >= radius {
                     return None;
                 }
