@@ -118,6 +118,11 @@ impl<S: Space> WorldDef<S> {
 /// block's particles stay in cache.
 const INTERLEAVE: usize = 8;
 
+/// Steps of motion a particle's cached broad-phase box stretches ahead along its velocity
+/// (see `Scratch::fat_box`): a longer box re-queries less often, at the price of a longer
+/// cached list to filter each step.
+const FAT_STEPS_AHEAD: i32 = 3;
+
 /// The order of the Gauss–Seidel sweep over distance constraints.
 ///
 /// The trade-off, measured in `docs/BENCHMARKS.md`: a chain projected link after link from
@@ -225,10 +230,9 @@ struct Scratch<S: Space> {
     dv: Vec<VecOf<S>>,
     kinematic: Vec<u32>,
     dynamic_colliding: Vec<u32>,
-    /// Candidate colliders (indices into the broad phase's bounded list) per entry of
-    /// `dynamic_colliding` (CSR).
-    cand_start: Vec<u32>,
-    cand_items: Vec<u32>,
+    /// Per entry of `dynamic_colliding`: the box its broad-phase candidates cover this
+    /// step (its candidates are the entries of its cached list that overlap it).
+    cand_box: Vec<Aabb<VecOf<S>>>,
     /// How far each particle may move this step before its candidates must be re-queried.
     margin: Vec<RealOf<S>>,
     /// Per entry of `dynamic_colliding` (CSR over `pair_start`): the colliders it may
@@ -937,8 +941,7 @@ impl<S: Space> World<S> {
     /// step (a hard constraint yank) is re-queried in the substep where it happens.
     fn gather_candidates(&mut self, dt: RealOf<S>) {
         let sc = &mut self.scratch;
-        sc.cand_start.clear();
-        sc.cand_items.clear();
+        sc.cand_box.clear();
         sc.margin.clear();
         sc.pair_start.clear();
         sc.pairs.clear();
@@ -950,11 +953,23 @@ impl<S: Space> World<S> {
         let ps = &self.particles;
         let zero = RealOf::<S>::ZERO;
         let nsub = RealOf::<S>::from_i32(self.def.substeps as i32);
+        // The colliders of the broad phase's lists, looked up once per step instead of
+        // once per particle: the collider (if its slot is live) and whether it moves.
+        let lookup = |slot: u32| {
+            let col = self.colliders.slots[slot as usize].value.as_ref();
+            (slot, col.map(|c| (c, c.is_moving())))
+        };
+        let unbounded: Vec<_> = self.broad_phase.unbounded.iter().map(|&slot| lookup(slot)).collect();
+        let bounded: Vec<_> = self.broad_phase.bounded.iter().map(|&(slot, b)| (lookup(slot), b)).collect();
         // Cached broad-phase lists (see `Scratch::fat_box`): valid while the broad phase is
         // the one they were queried from. The pad is Box2D's AABB margin, 10 cm.
         let fat_valid = sc.fat_generation == self.broad_phase.generation;
         sc.fat_generation = self.broad_phase.generation;
         let fat_pad = VecOf::<S>::splat(RealOf::<S>::from_ratio(1, 10));
+        // Like Box2D's predictive AABB, the cached box also stretches along the particle's
+        // motion, over this many steps: a falling particle keeps its list for several
+        // steps instead of re-querying every step.
+        let ahead = dt * RealOf::<S>::from_i32(FAT_STEPS_AHEAD);
         let n = ps.pos.len();
         sc.fat_box.resize(n, Aabb { min: VecOf::<S>::ZERO, max: VecOf::<S>::ZERO });
         // Last step's entries move to `fat_at_prev` and every slot starts empty: only
@@ -977,68 +992,77 @@ impl<S: Space> World<S> {
             let reach = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub) * dt * RealOf::<S>::TWO;
             let margin = reach + RealOf::<S>::from_ratio(1, 100);
             let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
-            let mv = VecOf::<S>::splat(margin + ps.radius[k] + extra);
-            let q = Aabb { min: ps.pos[k] - mv, max: ps.pos[k] + mv };
+            let (x, r) = (ps.pos[k], ps.radius[k]);
+            let mv = VecOf::<S>::splat(margin + r + extra);
+            let q = Aabb { min: x - mv, max: x + mv };
             let (at, len) = sc.fat_at_prev.get(k).copied().unwrap_or((u32::MAX, 0));
             let cached = at != u32::MAX && sc.fat_box[k].contains(&q);
             let start = sc.fat_next.len() as u32;
             if cached {
                 sc.fat_next.extend_from_slice(&sc.fat_items[at as usize..(at + len) as usize]);
             } else {
-                let fat = Aabb { min: q.min - fat_pad, max: q.max + fat_pad };
+                let motion = ps.vel[k] * ahead;
+                let fat = Aabb {
+                    min: q.min - fat_pad + motion.min_elem(VecOf::<S>::ZERO),
+                    max: q.max + fat_pad + motion.max_elem(VecOf::<S>::ZERO),
+                };
                 self.broad_phase.query::<RealOf<S>>(&fat, &mut sc.query_buf);
                 sc.fat_next.extend_from_slice(&sc.query_buf);
                 sc.fat_box[k] = fat;
             }
-            sc.fat_at[k] = (start, sc.fat_next.len() as u32 - start);
-            // This step's candidates: the cached ones that overlap the query box, in the
-            // broad phase's (sorted) order, exactly what a query with `q` returns.
-            sc.query_buf.clear();
-            let bounded = &self.broad_phase.bounded;
-            sc.query_buf
-                .extend(sc.fat_next[start as usize..].iter().copied().filter(|&b| bounded[b as usize].1.overlaps(&q)));
-            sc.cand_start.push(sc.cand_items.len() as u32);
-            sc.cand_items.extend_from_slice(&sc.query_buf);
+            let end = sc.fat_next.len() as u32;
+            sc.fat_at[k] = (start, end - start);
+            sc.cand_box.push(q);
             sc.margin.push(margin);
-            // The pairs to test in the substeps, with their clearance. A collider farther
-            // than the margin cannot be reached without first leaving the gathered
-            // region (which re-queries), so it is dropped here.
+            // The pairs to test in the substeps, with their clearance: the half-spaces,
+            // then this step's candidates — the cached ones that overlap the query box, in
+            // the broad phase's (sorted) order, exactly what a query with `q` returns. A
+            // collider farther than the margin cannot be reached without first leaving
+            // the gathered region (which re-queries), so it is dropped here.
             sc.pair_start.push(sc.pairs.len() as u32);
-            let (x, r) = (ps.pos[k], ps.radius[k]);
-            let slots = self.broad_phase.unbounded.iter().copied();
-            let slots = slots.chain(sc.query_buf.iter().map(|&b| self.broad_phase.bounded[b as usize].0));
-            for slot in slots {
-                let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { continue };
-                if !ps.groups[k].test(col.groups) {
-                    continue;
+            let groups = ps.groups[k];
+            let mut consider = |(slot, col): (u32, Option<(&Collider<S>, bool)>)| {
+                let Some((col, moving)) = col else { return };
+                if !groups.test(col.groups) {
+                    return;
                 }
-                if col.is_moving() {
+                if moving {
                     sc.pairs.push((slot, zero));
-                    continue;
+                    return;
                 }
                 let local = col.rotation.inverse_rotate(x - col.position);
                 // Less a hair for the rounding in the distance query.
                 let clear = col.shape.closest(local).distance - r - RealOf::<S>::GEOMETRIC_EPSILON;
-                if clear > margin {
-                    continue;
+                if clear <= margin {
+                    sc.pairs.push((slot, clear.max(zero).sq()));
                 }
-                sc.pairs.push((slot, clear.max(zero).sq()));
+            };
+            for &u in &unbounded {
+                consider(u);
+            }
+            for &b in &sc.fat_next[start as usize..end as usize] {
+                let (col, bb) = bounded[b as usize];
+                if bb.overlaps(&q) {
+                    consider(col);
+                }
             }
         }
-        sc.cand_start.push(sc.cand_items.len() as u32);
         sc.pair_start.push(sc.pairs.len() as u32);
     }
 
     /// Appends the broad-phase entries (indices into its bounded list) gathered this step
-    /// for particle slot `k`.
+    /// for particle slot `k`: the cached entries that overlap its query box, which is
+    /// exactly what a broad-phase query with that box returns.
     pub(crate) fn bounded_candidates_of(&self, k: usize, out: &mut Vec<u32>) {
         let sc = &self.scratch;
         let Some(&j) = sc.cand_of.get(k) else { return };
         if j == u32::MAX {
             return;
         }
-        let j = j as usize;
-        out.extend_from_slice(&sc.cand_items[sc.cand_start[j] as usize..sc.cand_start[j + 1] as usize]);
+        let (q, (at, len)) = (sc.cand_box[j as usize], sc.fat_at[k]);
+        let bounded = &self.broad_phase.bounded;
+        let cached = &sc.fat_next[at as usize..(at + len) as usize];
+        out.extend(cached.iter().copied().filter(|&b| bounded[b as usize].1.overlaps(&q)));
     }
 
     /// Swept particle–collider tests for the substep `[f0, f1]` of the step.
