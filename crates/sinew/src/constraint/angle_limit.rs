@@ -63,6 +63,44 @@ impl<R: Real> AngleLimit<R> {
         let v = xc - xb;
         u.cross(v).atan2(u.dot(v))
     }
+
+    /// Projects a limit found outside its range (`u`, `v`: the bones; `l2`: their squared
+    /// lengths; `dir`: the bend's direction `(u·v, u×v)`).
+    #[inline(never)]
+    fn project(
+        &mut self,
+        p: &mut ParticleSet<Space2<R>>,
+        ctx: &SubstepContext<R>,
+        [u, v]: [Vector2<R>; 2],
+        [lu2, lv2]: [R; 2],
+        dir: Vector2<R>,
+    ) {
+        let [a, b, c] = self.idx.map(|i| i as usize);
+        let theta = dir.y.atan2(dir.x);
+        // One-sided: C ≥ 0 below the range start, C ≤ 0 above its end.
+        let (cval, lower) = if theta < self.min {
+            (theta - self.min, true)
+        } else if theta > self.max {
+            (theta - self.max, false)
+        } else {
+            return; // on the boundary within rounding
+        };
+        let ga = u.perp() / lu2;
+        let gc = v.perp() / lv2;
+        let gb = -(ga + gc);
+        let (wa, wb, wc) = (p.inv_mass[a], p.inv_mass[b], p.inv_mass[c]);
+        let w_grad2 = wa * ga.length_squared() + wb * gb.length_squared() + wc * gc.length_squared();
+        let alpha_t = self.compliance * ctx.inv_h2;
+        let mut dl = xpbd_delta_lambda(cval, w_grad2, self.lambda, alpha_t, R::ZERO, R::ZERO);
+        let new_lambda = self.lambda + dl;
+        if (lower && new_lambda < R::ZERO) || (!lower && new_lambda > R::ZERO) {
+            dl = -self.lambda;
+        }
+        self.lambda += dl;
+        p.pos[a] += ga * (wa * dl);
+        p.pos[b] += gb * (wb * dl);
+        p.pos[c] += gc * (wc * dl);
+    }
 }
 
 impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
@@ -96,6 +134,9 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
         })
     }
 
+    /// The inside test is inlined into the world's sweep (most limits are within range in
+    /// most substeps); the projection is an out-of-line call.
+    #[inline]
     fn solve(&mut self, p: &mut ParticleSet<Space2<R>>, ctx: &SubstepContext<R>) {
         let [a, b, c] = self.idx.map(|i| i as usize);
         let u = p.pos[b] - p.pos[a];
@@ -114,30 +155,7 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
         if inside {
             return;
         }
-        let theta = dir.y.atan2(dir.x);
-        // One-sided: C ≥ 0 below the range start, C ≤ 0 above its end.
-        let (cval, lower) = if theta < self.min {
-            (theta - self.min, true)
-        } else if theta > self.max {
-            (theta - self.max, false)
-        } else {
-            return; // on the boundary within rounding
-        };
-        let ga = u.perp() / lu2;
-        let gc = v.perp() / lv2;
-        let gb = -(ga + gc);
-        let (wa, wb, wc) = (p.inv_mass[a], p.inv_mass[b], p.inv_mass[c]);
-        let w_grad2 = wa * ga.length_squared() + wb * gb.length_squared() + wc * gc.length_squared();
-        let alpha_t = self.compliance * ctx.inv_h2;
-        let mut dl = xpbd_delta_lambda(cval, w_grad2, self.lambda, alpha_t, R::ZERO, R::ZERO);
-        let new_lambda = self.lambda + dl;
-        if (lower && new_lambda < R::ZERO) || (!lower && new_lambda > R::ZERO) {
-            dl = -self.lambda;
-        }
-        self.lambda += dl;
-        p.pos[a] += ga * (wa * dl);
-        p.pos[b] += gb * (wb * dl);
-        p.pos[c] += gc * (wc * dl);
+        self.project(p, ctx, [u, v], [lu2, lv2], dir);
     }
 
     fn reset(&mut self) {
