@@ -233,8 +233,11 @@ struct Scratch<S: Space> {
     /// Per entry of `dynamic_colliding`: the box its broad-phase candidates cover this
     /// step (its candidates are the entries of its cached list that overlap it).
     cand_box: Vec<Aabb<VecOf<S>>>,
-    /// How far each particle may move this step before its candidates must be re-queried.
-    margin: Vec<RealOf<S>>,
+    /// How far each particle may move this step before its candidates must be re-queried,
+    /// squared.
+    margin2: Vec<RealOf<S>>,
+    /// Broad-phase results for a particle that left its gathered region mid-step.
+    requery: Vec<u32>,
     /// Per entry of `dynamic_colliding` (CSR over `pair_start`): the colliders it may
     /// touch this step (slot) with the squared clearance it had from each at the start of
     /// the step (0 for a moving collider). Distance to a shape is 1-Lipschitz, so while
@@ -942,7 +945,7 @@ impl<S: Space> World<S> {
     fn gather_candidates(&mut self, dt: RealOf<S>) {
         let sc = &mut self.scratch;
         sc.cand_box.clear();
-        sc.margin.clear();
+        sc.margin2.clear();
         sc.pair_start.clear();
         sc.pairs.clear();
         sc.cand_of.clear();
@@ -1013,7 +1016,7 @@ impl<S: Space> World<S> {
             let end = sc.fat_next.len() as u32;
             sc.fat_at[k] = (start, end - start);
             sc.cand_box.push(q);
-            sc.margin.push(margin);
+            sc.margin2.push(margin.sq());
             // The pairs to test in the substeps, with their clearance: the half-spaces,
             // then this step's candidates — the cached ones that overlap the query box, in
             // the broad phase's (sorted) order, exactly what a query with `q` returns. A
@@ -1072,108 +1075,51 @@ impl<S: Space> World<S> {
             return;
         }
         let inv_h = RealOf::<S>::ONE / h;
-        let sc = core::mem::take(&mut self.scratch);
-        let mut requery = Vec::new();
-        for (j, &k) in sc.dynamic_colliding.iter().enumerate() {
+        let sc = &mut self.scratch;
+        let ps = &self.particles;
+        let test = ContactTest { particles: ps, def: &self.def, f0, f1, inv_h };
+        let contacts = &mut self.contacts;
+        let (pos, prev, start) = (&ps.pos[..], &ps.prev[..], &ps.step_start[..]);
+        let mut lo = 0;
+        let it = sc.dynamic_colliding.iter().zip(&sc.margin2).zip(sc.pair_start.get(1..).unwrap_or(&[]));
+        for ((&k, &margin2), &hi) in it {
             let k = k as usize;
-            let (x, xp, x0) = (self.particles.pos[k], self.particles.prev[k], self.particles.step_start[k]);
+            let pairs = &sc.pairs[lo..hi as usize];
+            lo = hi as usize;
+            let (x, xp, x0) = (pos[k], prev[k], start[k]);
             // The substep's path runs from `xp` to `x`; how far it gets from the start.
             let reach2 = (x - x0).length_squared().max((xp - x0).length_squared());
-            if reach2 > sc.margin[j].sq() {
+            if reach2 > margin2 {
                 // Left the region gathered for this step: query its swept box now.
-                for u in 0..self.broad_phase.unbounded.len() {
-                    let slot = self.broad_phase.unbounded[u];
-                    self.test_contact(k, slot, f0, f1, inv_h);
+                let groups = ps.groups[k];
+                let mut test_any = |slot: u32| {
+                    if let Some(col) = self.colliders.slots[slot as usize].value.as_ref()
+                        && groups.test(col.groups)
+                    {
+                        test.test(k, slot, col, contacts);
+                    }
+                };
+                for &slot in &self.broad_phase.unbounded {
+                    test_any(slot);
                 }
-                let r = VecOf::<S>::splat(self.particles.radius[k]);
+                let r = VecOf::<S>::splat(ps.radius[k]);
                 let q = Aabb { min: x.min_elem(xp) - r, max: x.max_elem(xp) + r };
-                self.broad_phase.query::<RealOf<S>>(&q, &mut requery);
-                for &b in &requery {
-                    let slot = self.broad_phase.bounded[b as usize].0;
-                    self.test_contact(k, slot, f0, f1, inv_h);
+                self.broad_phase.query::<RealOf<S>>(&q, &mut sc.requery);
+                for &b in &sc.requery {
+                    test_any(self.broad_phase.bounded[b as usize].0);
                 }
                 continue;
             }
-            for &(slot, clear2) in &sc.pairs[sc.pair_start[j] as usize..sc.pair_start[j + 1] as usize] {
+            // The gathered pairs passed the group filter; their colliders exist all step.
+            for &(slot, clear2) in pairs {
                 if reach2 < clear2 {
                     continue;
                 }
-                self.test_contact(k, slot, f0, f1, inv_h);
+                if let Some(col) = self.colliders.slots[slot as usize].value.as_ref() {
+                    test.test(k, slot, col, contacts);
+                }
             }
         }
-        self.scratch = sc;
-    }
-
-    #[inline]
-    fn test_contact(&mut self, k: usize, slot: u32, f0: RealOf<S>, f1: RealOf<S>, inv_h: RealOf<S>) {
-        let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { return };
-        let ps = &self.particles;
-        if !ps.groups[k].test(col.groups) {
-            return;
-        }
-        let (x, xp, r) = (ps.pos[k], ps.prev[k], ps.radius[k]);
-        let (p1, r1) = col.pose_at(f1);
-        let lx = r1.inverse_rotate(x - p1);
-        let prox = closest(&col.shape, lx);
-        let moving = col.is_moving();
-        if prox.distance >= r && !moving && (x - xp).length_squared() <= r * r {
-            return; // clear of the shape and too slow to have passed through it
-        }
-        let lxp = if moving {
-            let (p0, r0) = col.pose_at(f0);
-            r0.inverse_rotate(xp - p0)
-        } else {
-            r1.inverse_rotate(xp - p1)
-        };
-        let zero = RealOf::<S>::ZERO;
-        let hit = if prox.distance < r {
-            // Penetrating now. If the particle was outside at the start of the substep, the
-            // contact plane comes from where its path entered (robust for thin walls);
-            // otherwise from the nearest surface.
-            // Only a move longer than the shape's half thickness can have crossed its middle
-            // and made the nearest surface the wrong one; shorter moves skip the raycast.
-            let moved2 = (lx - lxp).length_squared();
-            let may_cross = moved2 > zero && col.half_thickness < RealOf::<S>::MAX && moved2 >= col.half_thickness.sq();
-            let entered =
-                if may_cross && col.shape.closest(lxp).distance >= r { col.shape.raycast(lxp, lx, r) } else { None };
-            match entered {
-                Some(hit) => Some((hit.normal, lxp + (lx - lxp) * hit.fraction)),
-                None => Some((prox.normal, lx - prox.normal * (prox.distance - r))),
-            }
-        } else if (lx - lxp).length_squared() > r * r {
-            // Outside at both ends but moving fast: did the path pass through?
-            col.shape.raycast(lxp, lx, r).map(|hit| (hit.normal, lxp + (lx - lxp) * hit.fraction))
-        } else {
-            None
-        };
-        let Some((nl, ql)) = hit else { return };
-        let n = r1.rotate(nl);
-        let qw = p1 + r1.rotate(ql);
-        let v_col = if moving {
-            let (p0, r0) = col.pose_at(f0);
-            (qw - (p0 + r0.rotate(ql))) * inv_h
-        } else {
-            VecOf::<S>::ZERO
-        };
-        let mu_d = match (ps.friction[k], col.friction) {
-            (Some(a), Some(b)) => (a * b).sqrt(),
-            (Some(a), None) | (None, Some(a)) => a,
-            (None, None) => self.def.friction,
-        };
-        let mu_s = col.static_friction.or(self.def.static_friction).unwrap_or(mu_d).max(mu_d);
-        let restitution = col.restitution.unwrap_or(self.def.restitution);
-        self.contacts.push(Contact {
-            particle: k as u32,
-            collider: slot,
-            normal: n,
-            d: n.dot(qw),
-            dn: zero,
-            vn_pre: n.dot(ps.vel[k] - v_col),
-            v_col,
-            mu_s,
-            mu_d,
-            restitution,
-        });
     }
 
     /// Pushes particles out of colliders; static friction cancels tangential motion while
@@ -1251,6 +1197,89 @@ impl<S: Space> World<S> {
             v += c.normal * (target - vn);
             ps.vel[k] = v;
         }
+    }
+}
+
+/// What a particle–collider contact test reads, borrowed apart from the contact list it
+/// appends to (so the substep loop can hold the particle arrays while it tests).
+struct ContactTest<'a, S: Space> {
+    particles: &'a ParticleSet<S>,
+    def: &'a WorldDef<S>,
+    f0: RealOf<S>,
+    f1: RealOf<S>,
+    inv_h: RealOf<S>,
+}
+
+impl<S: Space> ContactTest<'_, S> {
+    /// Tests particle `k` against collider `col` (in slot `slot`; groups already checked)
+    /// and appends the contact, if any, to `out`.
+    #[inline]
+    fn test(&self, k: usize, slot: u32, col: &Collider<S>, out: &mut Vec<Contact<S>>) {
+        let (f0, f1, inv_h) = (self.f0, self.f1, self.inv_h);
+        let ps = self.particles;
+        let (x, xp, r) = (ps.pos[k], ps.prev[k], ps.radius[k]);
+        let (p1, r1) = col.pose_at(f1);
+        let lx = r1.inverse_rotate(x - p1);
+        let prox = closest(&col.shape, lx);
+        let moving = col.is_moving();
+        if prox.distance >= r && !moving && (x - xp).length_squared() <= r * r {
+            return; // clear of the shape and too slow to have passed through it
+        }
+        let lxp = if moving {
+            let (p0, r0) = col.pose_at(f0);
+            r0.inverse_rotate(xp - p0)
+        } else {
+            r1.inverse_rotate(xp - p1)
+        };
+        let zero = RealOf::<S>::ZERO;
+        let hit = if prox.distance < r {
+            // Penetrating now. If the particle was outside at the start of the substep, the
+            // contact plane comes from where its path entered (robust for thin walls);
+            // otherwise from the nearest surface.
+            // Only a move longer than the shape's half thickness can have crossed its middle
+            // and made the nearest surface the wrong one; shorter moves skip the raycast.
+            let moved2 = (lx - lxp).length_squared();
+            let may_cross = moved2 > zero && col.half_thickness < RealOf::<S>::MAX && moved2 >= col.half_thickness.sq();
+            let entered =
+                if may_cross && col.shape.closest(lxp).distance >= r { col.shape.raycast(lxp, lx, r) } else { None };
+            match entered {
+                Some(hit) => Some((hit.normal, lxp + (lx - lxp) * hit.fraction)),
+                None => Some((prox.normal, lx - prox.normal * (prox.distance - r))),
+            }
+        } else if (lx - lxp).length_squared() > r * r {
+            // Outside at both ends but moving fast: did the path pass through?
+            col.shape.raycast(lxp, lx, r).map(|hit| (hit.normal, lxp + (lx - lxp) * hit.fraction))
+        } else {
+            None
+        };
+        let Some((nl, ql)) = hit else { return };
+        let n = r1.rotate(nl);
+        let qw = p1 + r1.rotate(ql);
+        let v_col = if moving {
+            let (p0, r0) = col.pose_at(f0);
+            (qw - (p0 + r0.rotate(ql))) * inv_h
+        } else {
+            VecOf::<S>::ZERO
+        };
+        let mu_d = match (ps.friction[k], col.friction) {
+            (Some(a), Some(b)) => (a * b).sqrt(),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => self.def.friction,
+        };
+        let mu_s = col.static_friction.or(self.def.static_friction).unwrap_or(mu_d).max(mu_d);
+        let restitution = col.restitution.unwrap_or(self.def.restitution);
+        out.push(Contact {
+            particle: k as u32,
+            collider: slot,
+            normal: n,
+            d: n.dot(qw),
+            dn: zero,
+            vn_pre: n.dot(ps.vel[k] - v_col),
+            v_col,
+            mu_s,
+            mu_d,
+            restitution,
+        });
     }
 }
 
