@@ -1159,6 +1159,12 @@ impl<S: Space> World<S> {
     /// at rest, so NaN never spreads through later steps.
     fn recover_non_finite(&mut self) -> u32 {
         let ps = &mut self.particles;
+        // The usual case, all finite, in one pass without early exits (which the compiler
+        // can keep branch-free).
+        let finite = |v: VecOf<S>| (0..S::DIM).fold(true, |ok, i| ok & v.get(i).is_finite());
+        if ps.pos.iter().zip(&ps.vel).fold(true, |ok, (&x, &v)| ok & finite(x) & finite(v)) {
+            return 0;
+        }
         let mut recovered = 0;
         for k in 0..ps.pos.len() {
             if !(ps.pos[k].is_finite() && ps.vel[k].is_finite()) {
