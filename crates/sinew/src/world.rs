@@ -189,6 +189,21 @@ pub(crate) struct Contact<S: Space> {
     pub restitution: RealOf<S>,
 }
 
+/// One particle slot's broad-phase cache (see `Scratch::fat`), in one record so that the
+/// once-per-step gathering reads and writes one array per particle instead of five.
+#[derive(Clone, Copy, Debug)]
+struct FatEntry<S: Space> {
+    /// The enlarged box the list was queried with.
+    bx: Aabb<VecOf<S>>,
+    /// The list's range in its step's list array.
+    at: u32,
+    len: u32,
+    /// The gather that wrote the entry (`Scratch::gather_epoch`; 0: never).
+    epoch: u64,
+    /// Half the side of this step's query box, centred on the step's start position.
+    reach: RealOf<S>,
+}
+
 /// A simulation world. See the module docs for what one step does.
 #[derive(Clone, Debug)]
 pub struct World<S: Space> {
@@ -230,9 +245,6 @@ struct Scratch<S: Space> {
     dv: Vec<VecOf<S>>,
     kinematic: Vec<u32>,
     dynamic_colliding: Vec<u32>,
-    /// Per entry of `dynamic_colliding`: the box its broad-phase candidates cover this
-    /// step (its candidates are the entries of its cached list that overlap it).
-    cand_box: Vec<Aabb<VecOf<S>>>,
     /// How far each particle may move this step before its candidates must be re-queried,
     /// squared.
     margin2: Vec<RealOf<S>>,
@@ -245,20 +257,20 @@ struct Scratch<S: Space> {
     /// collider cannot touch the particle or be crossed by it, and the test is skipped.
     pair_start: Vec<u32>,
     pairs: Vec<(u32, RealOf<S>)>,
-    /// Broad-phase results kept across steps (Box2D's "fat AABB" idea): per particle slot,
-    /// the enlarged box its candidates were last queried with and their range in
-    /// `fat_items`. While the particle's query box stays inside that box and the broad
-    /// phase has not been rebuilt (`fat_generation`), the cached list — a superset — is
-    /// filtered instead of querying the grid again. Results are identical either way.
-    fat_box: Vec<Aabb<VecOf<S>>>,
-    fat_at: Vec<(u32, u32)>,
-    fat_at_prev: Vec<(u32, u32)>,
+    /// Broad-phase results kept across steps (Box2D's "fat AABB" idea), per particle slot
+    /// (see [`FatEntry`]): the enlarged box its candidates were last queried with and their
+    /// range in `fat_next` (this step's lists; `fat_items` holds the previous step's).
+    /// While the particle's query box stays inside that box and the broad phase has not
+    /// been rebuilt (`fat_generation`), the cached list — a superset — is filtered instead
+    /// of querying the grid again. Results are identical either way.
+    fat: Vec<FatEntry<S>>,
     fat_items: Vec<u32>,
     fat_next: Vec<u32>,
     fat_generation: u64,
+    /// Gathers so far: a `FatEntry` written by the current one is this step's, by the
+    /// one before a list in `fat_items`.
+    gather_epoch: u64,
     query_buf: Vec<u32>,
-    /// Per particle slot: position in `dynamic_colliding`, or `u32::MAX`.
-    cand_of: Vec<u32>,
     /// Per particle slot: belongs to a sleeping rope or group.
     sleeping: Vec<bool>,
     /// Sleeping particles with their inverse masses, zeroed for the step.
@@ -944,12 +956,14 @@ impl<S: Space> World<S> {
     /// step (a hard constraint yank) is re-queried in the substep where it happens.
     fn gather_candidates(&mut self, dt: RealOf<S>) {
         let sc = &mut self.scratch;
-        sc.cand_box.clear();
         sc.margin2.clear();
         sc.pair_start.clear();
         sc.pairs.clear();
-        sc.cand_of.clear();
-        sc.cand_of.resize(self.particles.pos.len(), u32::MAX);
+        // Entries of the last gather (epoch − 1) have their lists in `fat_items`; older
+        // ones (a particle pinned, asleep or removed in between) must query afresh.
+        let prev_epoch = sc.gather_epoch;
+        sc.gather_epoch += 1;
+        let epoch = sc.gather_epoch;
         if self.colliders.is_empty() {
             return;
         }
@@ -973,22 +987,13 @@ impl<S: Space> World<S> {
         // motion, over this many steps: a falling particle keeps its list for several
         // steps instead of re-querying every step.
         let ahead = dt * RealOf::<S>::from_i32(FAT_STEPS_AHEAD);
-        let n = ps.pos.len();
-        sc.fat_box.resize(n, Aabb { min: VecOf::<S>::ZERO, max: VecOf::<S>::ZERO });
-        // Last step's entries move to `fat_at_prev` and every slot starts empty: only
-        // particles gathered last step have lists in `fat_items` (a particle that was
-        // pinned, asleep or removed in between must query afresh).
-        core::mem::swap(&mut sc.fat_at, &mut sc.fat_at_prev);
-        sc.fat_at.clear();
-        sc.fat_at.resize(n, (u32::MAX, 0));
-        if !fat_valid {
-            sc.fat_at_prev.clear();
-        }
+        let zero_box = Aabb { min: VecOf::<S>::ZERO, max: VecOf::<S>::ZERO };
+        let empty = FatEntry::<S> { bx: zero_box, at: 0, len: 0, epoch: 0, reach: zero };
+        sc.fat.resize(ps.pos.len(), empty);
         core::mem::swap(&mut sc.fat_items, &mut sc.fat_next);
         sc.fat_next.clear();
-        for (j, &k) in sc.dynamic_colliding.iter().enumerate() {
+        for &k in &sc.dynamic_colliding {
             let k = k as usize;
-            sc.cand_of[k] = j as u32;
             // Speeds bounded by the sum of the components' magnitudes (≥ the length, no
             // square root): a slightly larger, still safe reach.
             let l1 = |v: VecOf<S>| (0..S::DIM).fold(zero, |a, i| a + v.get(i).abs());
@@ -996,13 +1001,14 @@ impl<S: Space> World<S> {
             let margin = reach + RealOf::<S>::from_ratio(1, 100);
             let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
             let (x, r) = (ps.pos[k], ps.radius[k]);
-            let mv = VecOf::<S>::splat(margin + r + extra);
+            let reach = margin + r + extra;
+            let mv = VecOf::<S>::splat(reach);
             let q = Aabb { min: x - mv, max: x + mv };
-            let (at, len) = sc.fat_at_prev.get(k).copied().unwrap_or((u32::MAX, 0));
-            let cached = at != u32::MAX && sc.fat_box[k].contains(&q);
+            let entry = &mut sc.fat[k];
+            let cached = fat_valid && entry.epoch == prev_epoch && prev_epoch != 0 && entry.bx.contains(&q);
             let start = sc.fat_next.len() as u32;
             if cached {
-                sc.fat_next.extend_from_slice(&sc.fat_items[at as usize..(at + len) as usize]);
+                sc.fat_next.extend_from_slice(&sc.fat_items[entry.at as usize..(entry.at + entry.len) as usize]);
             } else {
                 let motion = ps.vel[k] * ahead;
                 let fat = Aabb {
@@ -1011,11 +1017,10 @@ impl<S: Space> World<S> {
                 };
                 self.broad_phase.query::<RealOf<S>>(&fat, &mut sc.query_buf);
                 sc.fat_next.extend_from_slice(&sc.query_buf);
-                sc.fat_box[k] = fat;
+                entry.bx = fat;
             }
             let end = sc.fat_next.len() as u32;
-            sc.fat_at[k] = (start, end - start);
-            sc.cand_box.push(q);
+            (entry.at, entry.len, entry.epoch, entry.reach) = (start, end - start, epoch, reach);
             sc.margin2.push(margin.sq());
             // The pairs to test in the substeps, with their clearance: the half-spaces,
             // then this step's candidates — the cached ones that overlap the query box, in
@@ -1058,13 +1063,16 @@ impl<S: Space> World<S> {
     /// exactly what a broad-phase query with that box returns.
     pub(crate) fn bounded_candidates_of(&self, k: usize, out: &mut Vec<u32>) {
         let sc = &self.scratch;
-        let Some(&j) = sc.cand_of.get(k) else { return };
-        if j == u32::MAX {
+        let Some(e) = sc.fat.get(k) else { return };
+        if e.epoch != sc.gather_epoch || e.epoch == 0 {
             return;
         }
-        let (q, (at, len)) = (sc.cand_box[j as usize], sc.fat_at[k]);
+        // The query box of the gathering: the step's start position, where the particle
+        // was then.
+        let (x, mv) = (self.particles.step_start[k], VecOf::<S>::splat(e.reach));
+        let q = Aabb { min: x - mv, max: x + mv };
         let bounded = &self.broad_phase.bounded;
-        let cached = &sc.fat_next[at as usize..(at + len) as usize];
+        let cached = &sc.fat_next[e.at as usize..(e.at + e.len) as usize];
         out.extend(cached.iter().copied().filter(|&b| bounded[b as usize].1.overlaps(&q)));
     }
 
