@@ -215,6 +215,8 @@ pub struct World<S: Space> {
     /// distances are added or removed.
     distance_order: Vec<u32>,
     distance_order_dirty: bool,
+    /// Every distance constraint is rigid ([`Distance::is_rigid`]) this step.
+    distances_rigid: bool,
     /// Joint limits in projection order (slot indices); rebuilt with `distance_order`.
     limit_order: Vec<u32>,
     pub(crate) tethers: Arena<Tether<RealOf<S>>>,
@@ -291,6 +293,7 @@ impl<S: Space> World<S> {
             distances: Arena::default(),
             distance_order: Vec::new(),
             distance_order_dirty: false,
+            distances_rigid: false,
             limit_order: Vec::new(),
             tethers: Arena::default(),
             bendings: Arena::default(),
@@ -687,8 +690,10 @@ impl<S: Space> World<S> {
         if self.distance_order_dirty {
             self.order_distances();
         }
+        self.distances_rigid = true;
         for c in self.distances.values_mut() {
             c.prepare(&self.particles, &ctx);
+            self.distances_rigid &= c.is_rigid();
         }
         self.gather_candidates(dt);
         self.gather_edge_candidates();
@@ -917,12 +922,24 @@ impl<S: Space> World<S> {
         let ps = &mut self.particles;
         let zero = RealOf::<S>::ZERO;
         // Multipliers restart at 0 every substep (XPBD with substeps, one pass each).
-        for &slot in &self.distance_order {
-            if let Some(c) = self.distances.slots[slot as usize].value.as_mut() {
-                if first {
-                    c.lambda = zero;
+        if self.distances_rigid {
+            // All links rigid (a crowd of ragdolls): the branch-free projection.
+            for &slot in &self.distance_order {
+                if let Some(c) = self.distances.slots[slot as usize].value.as_mut() {
+                    if first {
+                        c.lambda = zero;
+                    }
+                    c.solve_rigid(ps);
                 }
-                c.solve(ps, ctx);
+            }
+        } else {
+            for &slot in &self.distance_order {
+                if let Some(c) = self.distances.slots[slot as usize].value.as_mut() {
+                    if first {
+                        c.lambda = zero;
+                    }
+                    c.solve(ps, ctx);
+                }
             }
         }
         for c in self.bendings.values_mut() {
