@@ -189,6 +189,18 @@ pub(crate) struct Contact<S: Space> {
     pub restitution: RealOf<S>,
 }
 
+/// A colliding particle as the substeps' contact detection sees it: one record, one
+/// memory stream.
+#[derive(Clone, Copy, Debug)]
+struct Probe<R> {
+    /// Particle slot.
+    particle: u32,
+    /// End of its pairs in `Scratch::pairs` (they start where the previous probe's end).
+    pairs_end: u32,
+    /// How far it may move this step before its candidates must be re-queried, squared.
+    margin2: R,
+}
+
 /// One particle slot's broad-phase cache (see `Scratch::fat`), in one record so that the
 /// once-per-step gathering reads and writes one array per particle instead of five.
 #[derive(Clone, Copy, Debug)]
@@ -247,17 +259,16 @@ struct Scratch<S: Space> {
     dv: Vec<VecOf<S>>,
     kinematic: Vec<u32>,
     dynamic_colliding: Vec<u32>,
-    /// How far each particle may move this step before its candidates must be re-queried,
-    /// squared.
-    margin2: Vec<RealOf<S>>,
+    /// Per entry of `dynamic_colliding`, what the substeps' contact detection reads (see
+    /// [`Probe`]).
+    probes: Vec<Probe<RealOf<S>>>,
     /// Broad-phase results for a particle that left its gathered region mid-step.
     requery: Vec<u32>,
-    /// Per entry of `dynamic_colliding` (CSR over `pair_start`): the colliders it may
-    /// touch this step (slot) with the squared clearance it had from each at the start of
-    /// the step (0 for a moving collider). Distance to a shape is 1-Lipschitz, so while
+    /// Per entry of `dynamic_colliding` (CSR over `Probe::pairs_end`): the colliders it
+    /// may touch this step (slot) with the squared clearance it had from each at the start
+    /// of the step (0 for a moving collider). Distance to a shape is 1-Lipschitz, so while
     /// both ends of a substep's path stay closer than that to the start position the
     /// collider cannot touch the particle or be crossed by it, and the test is skipped.
-    pair_start: Vec<u32>,
     pairs: Vec<(u32, RealOf<S>)>,
     /// Broad-phase results kept across steps (Box2D's "fat AABB" idea), per particle slot
     /// (see [`FatEntry`]): the enlarged box its candidates were last queried with and their
@@ -973,8 +984,7 @@ impl<S: Space> World<S> {
     /// step (a hard constraint yank) is re-queried in the substep where it happens.
     fn gather_candidates(&mut self, dt: RealOf<S>) {
         let sc = &mut self.scratch;
-        sc.margin2.clear();
-        sc.pair_start.clear();
+        sc.probes.clear();
         sc.pairs.clear();
         // Entries of the last gather (epoch − 1) have their lists in `fat_items`; older
         // ones (a particle pinned, asleep or removed in between) must query afresh.
@@ -1038,13 +1048,11 @@ impl<S: Space> World<S> {
             }
             let end = sc.fat_next.len() as u32;
             (entry.at, entry.len, entry.epoch, entry.reach) = (start, end - start, epoch, reach);
-            sc.margin2.push(margin.sq());
             // The pairs to test in the substeps, with their clearance: the half-spaces,
             // then this step's candidates — the cached ones that overlap the query box, in
             // the broad phase's (sorted) order, exactly what a query with `q` returns. A
             // collider farther than the margin cannot be reached without first leaving
             // the gathered region (which re-queries), so it is dropped here.
-            sc.pair_start.push(sc.pairs.len() as u32);
             let groups = ps.groups[k];
             let mut consider = |(slot, col): (u32, Option<(&Collider<S>, bool)>)| {
                 let Some((col, moving)) = col else { return };
@@ -1071,8 +1079,9 @@ impl<S: Space> World<S> {
                     consider(col);
                 }
             }
+            let pairs_end = sc.pairs.len() as u32;
+            sc.probes.push(Probe { particle: k as u32, pairs_end, margin2: margin.sq() });
         }
-        sc.pair_start.push(sc.pairs.len() as u32);
     }
 
     /// Appends the broad-phase entries (indices into its bounded list) gathered this step
@@ -1106,11 +1115,10 @@ impl<S: Space> World<S> {
         let contacts = &mut self.contacts;
         let (pos, prev, start) = (&ps.pos[..], &ps.prev[..], &ps.step_start[..]);
         let mut lo = 0;
-        let it = sc.dynamic_colliding.iter().zip(&sc.margin2).zip(sc.pair_start.get(1..).unwrap_or(&[]));
-        for ((&k, &margin2), &hi) in it {
+        for &Probe { particle: k, pairs_end, margin2 } in &sc.probes {
             let k = k as usize;
-            let pairs = &sc.pairs[lo..hi as usize];
-            lo = hi as usize;
+            let pairs = &sc.pairs[lo..pairs_end as usize];
+            lo = pairs_end as usize;
             let (x, xp, x0) = (pos[k], prev[k], start[k]);
             // The substep's path runs from `xp` to `x`; how far it gets from the start.
             let reach2 = (x - x0).length_squared().max((xp - x0).length_squared());
