@@ -210,8 +210,9 @@ struct FatEntry<S: Space> {
     /// The list's range in its step's list array.
     at: u32,
     len: u32,
-    /// The gather that wrote the entry (`Scratch::gather_epoch`; 0: never).
-    epoch: u64,
+    /// The gather that wrote the entry (`Scratch::gather_epoch`; 0: never). 32 bits keep
+    /// the record at 32 bytes (two per cache line) for `f32` in 2D.
+    epoch: u32,
     /// Half the side of this step's query box, centred on the step's start position.
     reach: RealOf<S>,
 }
@@ -282,7 +283,7 @@ struct Scratch<S: Space> {
     fat_generation: u64,
     /// Gathers so far: a `FatEntry` written by the current one is this step's, by the
     /// one before a list in `fat_items`.
-    gather_epoch: u64,
+    gather_epoch: u32,
     query_buf: Vec<u32>,
     /// Per particle slot: belongs to a sleeping rope or group.
     sleeping: Vec<bool>,
@@ -988,6 +989,12 @@ impl<S: Space> World<S> {
         sc.pairs.clear();
         // Entries of the last gather (epoch − 1) have their lists in `fat_items`; older
         // ones (a particle pinned, asleep or removed in between) must query afresh.
+        if sc.gather_epoch == u32::MAX {
+            // Wrapping round (after 2³² steps): forget every entry rather than let one
+            // written 2³² gathers ago pass for last step's.
+            sc.gather_epoch = 0;
+            sc.fat.iter_mut().for_each(|e| e.epoch = 0);
+        }
         let prev_epoch = sc.gather_epoch;
         sc.gather_epoch += 1;
         let epoch = sc.gather_epoch;
