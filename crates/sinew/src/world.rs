@@ -1012,6 +1012,8 @@ impl<S: Space> World<S> {
         };
         let unbounded: Vec<_> = self.broad_phase.unbounded.iter().map(|&slot| lookup(slot)).collect();
         let bounded: Vec<_> = self.broad_phase.bounded.iter().map(|&(slot, b)| (lookup(slot), b)).collect();
+        // The box around all bounded colliders' boxes (`None`: there are none).
+        let bounded_box = bounded.iter().map(|&(_, b)| b).reduce(|u, b| u.union::<RealOf<S>>(&b));
         // Cached broad-phase lists (see `Scratch::fat_box`): valid while the broad phase is
         // the one they were queried from. The pad is Box2D's AABB margin, 10 cm.
         let fat_valid = sc.fat_generation == self.broad_phase.generation;
@@ -1038,23 +1040,30 @@ impl<S: Space> World<S> {
             let reach = margin + r + extra;
             let mv = VecOf::<S>::splat(reach);
             let q = Aabb { min: x - mv, max: x + mv };
-            let entry = &mut sc.fat[k];
-            let cached = fat_valid && entry.epoch == prev_epoch && prev_epoch != 0 && entry.bx.contains(&q);
-            let start = sc.fat_next.len() as u32;
-            if cached {
-                sc.fat_next.extend_from_slice(&sc.fat_items[entry.at as usize..(entry.at + entry.len) as usize]);
+            // A query box clear of every bounded collider's box has no candidates: no query
+            // and no cache entry (the one left is stale from now on, and reads as empty).
+            let (start, end) = if bounded_box.is_some_and(|b| b.overlaps(&q)) {
+                let entry = &mut sc.fat[k];
+                let cached = fat_valid && entry.epoch == prev_epoch && prev_epoch != 0 && entry.bx.contains(&q);
+                let start = sc.fat_next.len() as u32;
+                if cached {
+                    sc.fat_next.extend_from_slice(&sc.fat_items[entry.at as usize..(entry.at + entry.len) as usize]);
+                } else {
+                    let motion = ps.vel[k] * ahead;
+                    let fat = Aabb {
+                        min: q.min - fat_pad + motion.min_elem(VecOf::<S>::ZERO),
+                        max: q.max + fat_pad + motion.max_elem(VecOf::<S>::ZERO),
+                    };
+                    self.broad_phase.query::<RealOf<S>>(&fat, &mut sc.query_buf);
+                    sc.fat_next.extend_from_slice(&sc.query_buf);
+                    entry.bx = fat;
+                }
+                let end = sc.fat_next.len() as u32;
+                (entry.at, entry.len, entry.epoch, entry.reach) = (start, end - start, epoch, reach);
+                (start, end)
             } else {
-                let motion = ps.vel[k] * ahead;
-                let fat = Aabb {
-                    min: q.min - fat_pad + motion.min_elem(VecOf::<S>::ZERO),
-                    max: q.max + fat_pad + motion.max_elem(VecOf::<S>::ZERO),
-                };
-                self.broad_phase.query::<RealOf<S>>(&fat, &mut sc.query_buf);
-                sc.fat_next.extend_from_slice(&sc.query_buf);
-                entry.bx = fat;
-            }
-            let end = sc.fat_next.len() as u32;
-            (entry.at, entry.len, entry.epoch, entry.reach) = (start, end - start, epoch, reach);
+                (0, 0)
+            };
             // The pairs to test in the substeps, with their clearance: the half-spaces,
             // then this step's candidates — the cached ones that overlap the query box, in
             // the broad phase's (sorted) order, exactly what a query with `q` returns. A
