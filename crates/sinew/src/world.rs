@@ -1082,9 +1082,11 @@ impl<S: Space> World<S> {
                 let local = col.rotation.inverse_rotate(x - col.position);
                 // Less a hair for the rounding in the distance query.
                 let clear = closest(&col.shape, local).distance - r - RealOf::<S>::GEOMETRIC_EPSILON;
-                if clear <= margin {
-                    sc.pairs.push((slot, clear.max(zero).sq()));
-                }
+                // Kept or not without a branch (which side a particle is on is hard to
+                // predict): pushed, then cut off again when too far.
+                let before = sc.pairs.len();
+                sc.pairs.push((slot, clear.max(zero).sq()));
+                sc.pairs.truncate(before + usize::from(clear <= margin));
             };
             for &u in &unbounded {
                 consider(u);
