@@ -121,7 +121,7 @@ const INTERLEAVE: usize = 8;
 /// Steps of motion a particle's cached broad-phase box stretches ahead along its velocity
 /// (see `Scratch::fat_box`): a longer box re-queries less often, at the price of a longer
 /// cached list to filter each step.
-const FAT_STEPS_AHEAD: i32 = 3;
+const FAT_STEPS_AHEAD: i32 = 6;
 
 /// The order of the Gauss–Seidel sweep over distance constraints.
 ///
