@@ -119,7 +119,7 @@ impl<S: Space> WorldDef<S> {
 const INTERLEAVE: usize = 8;
 
 /// Steps of motion a particle's cached broad-phase box stretches ahead along its velocity
-/// (see `Scratch::fat_box`): a longer box re-queries less often, at the price of a longer
+/// (see `Scratch::fat`): a longer box re-queries less often, at the price of a longer
 /// cached list to filter each step.
 const FAT_STEPS_AHEAD: i32 = 6;
 
@@ -1022,7 +1022,7 @@ impl<S: Space> World<S> {
         let bounded: Vec<_> = self.broad_phase.bounded.iter().map(|&(slot, b)| (lookup(slot), b)).collect();
         // The box around all bounded colliders' boxes (`None`: there are none).
         let bounded_box = bounded.iter().map(|&(_, b)| b).reduce(|u, b| u.union::<RealOf<S>>(&b));
-        // Cached broad-phase lists (see `Scratch::fat_box`): valid while the broad phase is
+        // Cached broad-phase lists (see `Scratch::fat`): valid while the broad phase is
         // the one they were queried from. The pad is Box2D's AABB margin, 10 cm.
         let fat_valid = sc.fat_generation == self.broad_phase.generation;
         sc.fat_generation = self.broad_phase.generation;
