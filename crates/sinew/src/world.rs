@@ -24,7 +24,7 @@
 //! in fixed point, on every machine.
 
 use crate::arena::Arena;
-use crate::collider::{BroadPhase, Collider, ColliderDef, ColliderHandle};
+use crate::collider::{BroadPhase, Collider, ColliderDef, ColliderHandle, Proximity, Shape, ShapeQuery};
 use crate::constraint::{
     Attachment, AttachmentDef, AttachmentHandle, Bending, BendingDef, BendingHandle, Distance, DistanceDef,
     DistanceHandle, JointLimit, JointLimitHandle, SubstepContext, Tether, TetherDef, TetherHandle,
@@ -118,6 +118,11 @@ impl<S: Space> WorldDef<S> {
 /// block's particles stay in cache.
 const INTERLEAVE: usize = 8;
 
+/// Steps of motion a particle's cached broad-phase box stretches ahead along its velocity
+/// (see `Scratch::fat`): a longer box re-queries less often, at the price of a longer
+/// cached list to filter each step.
+const FAT_STEPS_AHEAD: i32 = 6;
+
 /// The order of the Gauss–Seidel sweep over distance constraints.
 ///
 /// The trade-off, measured in `docs/BENCHMARKS.md`: a chain projected link after link from
@@ -184,6 +189,34 @@ pub(crate) struct Contact<S: Space> {
     pub restitution: RealOf<S>,
 }
 
+/// A colliding particle as the substeps' contact detection sees it: one record, one
+/// memory stream.
+#[derive(Clone, Copy, Debug)]
+struct Probe<R> {
+    /// Particle slot.
+    particle: u32,
+    /// End of its pairs in `Scratch::pairs` (they start where the previous probe's end).
+    pairs_end: u32,
+    /// How far it may move this step before its candidates must be re-queried, squared.
+    margin2: R,
+}
+
+/// One particle slot's broad-phase cache (see `Scratch::fat`), in one record so that the
+/// once-per-step gathering reads and writes one array per particle instead of five.
+#[derive(Clone, Copy, Debug)]
+struct FatEntry<S: Space> {
+    /// The enlarged box the list was queried with.
+    bx: Aabb<VecOf<S>>,
+    /// The list's range in its step's list array.
+    at: u32,
+    len: u32,
+    /// The gather that wrote the entry (`Scratch::gather_epoch`; 0: never). 32 bits keep
+    /// the record at 32 bytes (two per cache line) for `f32` in 2D.
+    epoch: u32,
+    /// Half the side of this step's query box, centred on the step's start position.
+    reach: RealOf<S>,
+}
+
 /// A simulation world. See the module docs for what one step does.
 #[derive(Clone, Debug)]
 pub struct World<S: Space> {
@@ -195,6 +228,8 @@ pub struct World<S: Space> {
     /// distances are added or removed.
     distance_order: Vec<u32>,
     distance_order_dirty: bool,
+    /// Every distance constraint is rigid ([`Distance::is_rigid`]) this step.
+    distances_rigid: bool,
     /// Joint limits in projection order (slot indices); rebuilt with `distance_order`.
     limit_order: Vec<u32>,
     pub(crate) tethers: Arena<Tether<RealOf<S>>>,
@@ -225,33 +260,31 @@ struct Scratch<S: Space> {
     dv: Vec<VecOf<S>>,
     kinematic: Vec<u32>,
     dynamic_colliding: Vec<u32>,
-    /// Candidate colliders (indices into the broad phase's bounded list) per entry of
-    /// `dynamic_colliding` (CSR).
-    cand_start: Vec<u32>,
-    cand_items: Vec<u32>,
-    /// How far each particle may move this step before its candidates must be re-queried.
-    margin: Vec<RealOf<S>>,
-    /// Per entry of `dynamic_colliding` (CSR over `pair_start`): the colliders it may
-    /// touch this step (slot) with the squared clearance it had from each at the start of
-    /// the step (0 for a moving collider). Distance to a shape is 1-Lipschitz, so while
+    /// Per entry of `dynamic_colliding`, what the substeps' contact detection reads (see
+    /// [`Probe`]).
+    probes: Vec<Probe<RealOf<S>>>,
+    /// Broad-phase results for a particle that left its gathered region mid-step.
+    requery: Vec<u32>,
+    /// Per entry of `dynamic_colliding` (CSR over `Probe::pairs_end`): the colliders it
+    /// may touch this step (slot) with the squared clearance it had from each at the start
+    /// of the step (0 for a moving collider). Distance to a shape is 1-Lipschitz, so while
     /// both ends of a substep's path stay closer than that to the start position the
     /// collider cannot touch the particle or be crossed by it, and the test is skipped.
-    pair_start: Vec<u32>,
     pairs: Vec<(u32, RealOf<S>)>,
-    /// Broad-phase results kept across steps (Box2D's "fat AABB" idea): per particle slot,
-    /// the enlarged box its candidates were last queried with and their range in
-    /// `fat_items`. While the particle's query box stays inside that box and the broad
-    /// phase has not been rebuilt (`fat_generation`), the cached list — a superset — is
-    /// filtered instead of querying the grid again. Results are identical either way.
-    fat_box: Vec<Aabb<VecOf<S>>>,
-    fat_at: Vec<(u32, u32)>,
-    fat_at_prev: Vec<(u32, u32)>,
+    /// Broad-phase results kept across steps (Box2D's "fat AABB" idea), per particle slot
+    /// (see [`FatEntry`]): the enlarged box its candidates were last queried with and their
+    /// range in `fat_next` (this step's lists; `fat_items` holds the previous step's).
+    /// While the particle's query box stays inside that box and the broad phase has not
+    /// been rebuilt (`fat_generation`), the cached list — a superset — is filtered instead
+    /// of querying the grid again. Results are identical either way.
+    fat: Vec<FatEntry<S>>,
     fat_items: Vec<u32>,
     fat_next: Vec<u32>,
     fat_generation: u64,
+    /// Gathers so far: a `FatEntry` written by the current one is this step's, by the
+    /// one before a list in `fat_items`.
+    gather_epoch: u32,
     query_buf: Vec<u32>,
-    /// Per particle slot: position in `dynamic_colliding`, or `u32::MAX`.
-    cand_of: Vec<u32>,
     /// Per particle slot: belongs to a sleeping rope or group.
     sleeping: Vec<bool>,
     /// Sleeping particles with their inverse masses, zeroed for the step.
@@ -272,6 +305,7 @@ impl<S: Space> World<S> {
             distances: Arena::default(),
             distance_order: Vec::new(),
             distance_order_dirty: false,
+            distances_rigid: false,
             limit_order: Vec::new(),
             tethers: Arena::default(),
             bendings: Arena::default(),
@@ -658,6 +692,10 @@ impl<S: Space> World<S> {
             self.broad_phase_dirty = any_moving;
         }
 
+        // The phases called below are `#[inline(never)]`: inlined, they made this one huge
+        // function whose registers spilled across all of them; out of line, each loop gets
+        // its own allocation (about 2.5% faster on the 1000-ragdoll benchmark, for a
+        // handful of calls per substep).
         let n = self.def.substeps;
         let nr = RealOf::<S>::from_i32(n as i32);
         let h = dt / nr;
@@ -668,8 +706,10 @@ impl<S: Space> World<S> {
         if self.distance_order_dirty {
             self.order_distances();
         }
+        self.distances_rigid = true;
         for c in self.distances.values_mut() {
             c.prepare(&self.particles, &ctx);
+            self.distances_rigid &= c.is_rigid();
         }
         self.gather_candidates(dt);
         self.gather_edge_candidates();
@@ -824,6 +864,7 @@ impl<S: Space> World<S> {
     /// Per-step particle data: the velocity each substep adds (gravity and forces; zero for
     /// pinned and removed particles, so the substep loops need no branches), the list of
     /// kinematic particles, and the start positions.
+    #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn prepare_step(&mut self, h: RealOf<S>) {
         let mut sleeping = core::mem::take(&mut self.scratch.sleeping);
         let mut extra = core::mem::take(&mut self.scratch.extra_reach);
@@ -868,6 +909,7 @@ impl<S: Space> World<S> {
     }
 
     /// Symplectic Euler prediction; kinematic particles follow their path to fraction `f1`.
+    #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn integrate(&mut self, h: RealOf<S>, f1: RealOf<S>) {
         let ps = &mut self.particles;
         let keep = (RealOf::<S>::ONE - self.def.damping * h).max(RealOf::<S>::ZERO);
@@ -899,16 +941,29 @@ impl<S: Space> World<S> {
         }
     }
 
+    #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn solve_constraints(&mut self, ctx: &SubstepContext<RealOf<S>>, first: bool) {
         let ps = &mut self.particles;
         let zero = RealOf::<S>::ZERO;
         // Multipliers restart at 0 every substep (XPBD with substeps, one pass each).
-        for &slot in &self.distance_order {
-            if let Some(c) = self.distances.slots[slot as usize].value.as_mut() {
-                if first {
-                    c.lambda = zero;
+        if self.distances_rigid {
+            // All links rigid (a crowd of ragdolls): the branch-free projection.
+            for &slot in &self.distance_order {
+                if let Some(c) = self.distances.slots[slot as usize].value.as_mut() {
+                    if first {
+                        c.lambda = zero;
+                    }
+                    c.solve_rigid(ps);
                 }
-                c.solve(ps, ctx);
+            }
+        } else {
+            for &slot in &self.distance_order {
+                if let Some(c) = self.distances.slots[slot as usize].value.as_mut() {
+                    if first {
+                        c.lambda = zero;
+                    }
+                    c.solve(ps, ctx);
+                }
             }
         }
         for c in self.bendings.values_mut() {
@@ -940,162 +995,308 @@ impl<S: Space> World<S> {
     /// region it can reach this step (its box grown by twice the distance its velocity and
     /// forces carry it in `dt`, plus 1 cm). A particle that leaves that region during the
     /// step (a hard constraint yank) is re-queried in the substep where it happens.
+    #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn gather_candidates(&mut self, dt: RealOf<S>) {
         let sc = &mut self.scratch;
-        sc.cand_start.clear();
-        sc.cand_items.clear();
-        sc.margin.clear();
-        sc.pair_start.clear();
+        sc.probes.clear();
         sc.pairs.clear();
-        sc.cand_of.clear();
-        sc.cand_of.resize(self.particles.pos.len(), u32::MAX);
+        // Entries of the last gather (epoch − 1) have their lists in `fat_items`; older
+        // ones (a particle pinned, asleep or removed in between) must query afresh.
+        if sc.gather_epoch == u32::MAX {
+            // Wrapping round (after 2³² steps): forget every entry rather than let one
+            // written 2³² gathers ago pass for last step's.
+            sc.gather_epoch = 0;
+            sc.fat.iter_mut().for_each(|e| e.epoch = 0);
+        }
+        let prev_epoch = sc.gather_epoch;
+        sc.gather_epoch += 1;
+        let epoch = sc.gather_epoch;
         if self.colliders.is_empty() {
             return;
         }
         let ps = &self.particles;
         let zero = RealOf::<S>::ZERO;
         let nsub = RealOf::<S>::from_i32(self.def.substeps as i32);
-        // Cached broad-phase lists (see `Scratch::fat_box`): valid while the broad phase is
+        // The colliders of the broad phase's lists, looked up once per step instead of
+        // once per particle: the collider (if its slot is live) and whether it moves.
+        let lookup = |slot: u32| {
+            let col = self.colliders.slots[slot as usize].value.as_ref();
+            (slot, col.map(|c| (c, c.is_moving())))
+        };
+        let unbounded: Vec<_> = self.broad_phase.unbounded.iter().map(|&slot| lookup(slot)).collect();
+        let bounded: Vec<_> = self.broad_phase.bounded.iter().map(|&(slot, b)| (lookup(slot), b)).collect();
+        // The box around all bounded colliders' boxes (`None`: there are none).
+        let bounded_box = bounded.iter().map(|&(_, b)| b).reduce(|u, b| u.union::<RealOf<S>>(&b));
+        // Cached broad-phase lists (see `Scratch::fat`): valid while the broad phase is
         // the one they were queried from. The pad is Box2D's AABB margin, 10 cm.
         let fat_valid = sc.fat_generation == self.broad_phase.generation;
         sc.fat_generation = self.broad_phase.generation;
         let fat_pad = VecOf::<S>::splat(RealOf::<S>::from_ratio(1, 10));
-        let n = ps.pos.len();
-        sc.fat_box.resize(n, Aabb { min: VecOf::<S>::ZERO, max: VecOf::<S>::ZERO });
-        // Last step's entries move to `fat_at_prev` and every slot starts empty: only
-        // particles gathered last step have lists in `fat_items` (a particle that was
-        // pinned, asleep or removed in between must query afresh).
-        core::mem::swap(&mut sc.fat_at, &mut sc.fat_at_prev);
-        sc.fat_at.clear();
-        sc.fat_at.resize(n, (u32::MAX, 0));
-        if !fat_valid {
-            sc.fat_at_prev.clear();
-        }
+        // Like Box2D's predictive AABB, the cached box also stretches along the particle's
+        // motion, over this many steps: a falling particle keeps its list for several
+        // steps instead of re-querying every step.
+        let ahead = dt * RealOf::<S>::from_i32(FAT_STEPS_AHEAD);
+        let zero_box = Aabb { min: VecOf::<S>::ZERO, max: VecOf::<S>::ZERO };
+        let empty = FatEntry::<S> { bx: zero_box, at: 0, len: 0, epoch: 0, reach: zero };
+        sc.fat.resize(ps.pos.len(), empty);
         core::mem::swap(&mut sc.fat_items, &mut sc.fat_next);
         sc.fat_next.clear();
-        for (j, &k) in sc.dynamic_colliding.iter().enumerate() {
+        for &k in &sc.dynamic_colliding {
             let k = k as usize;
-            sc.cand_of[k] = j as u32;
             // Speeds bounded by the sum of the components' magnitudes (≥ the length, no
             // square root): a slightly larger, still safe reach.
             let l1 = |v: VecOf<S>| (0..S::DIM).fold(zero, |a, i| a + v.get(i).abs());
             let reach = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub) * dt * RealOf::<S>::TWO;
             let margin = reach + RealOf::<S>::from_ratio(1, 100);
             let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
-            let mv = VecOf::<S>::splat(margin + ps.radius[k] + extra);
-            let q = Aabb { min: ps.pos[k] - mv, max: ps.pos[k] + mv };
-            let (at, len) = sc.fat_at_prev.get(k).copied().unwrap_or((u32::MAX, 0));
-            let cached = at != u32::MAX && sc.fat_box[k].contains(&q);
-            let start = sc.fat_next.len() as u32;
-            if cached {
-                sc.fat_next.extend_from_slice(&sc.fat_items[at as usize..(at + len) as usize]);
-            } else {
-                let fat = Aabb { min: q.min - fat_pad, max: q.max + fat_pad };
-                self.broad_phase.query::<RealOf<S>>(&fat, &mut sc.query_buf);
-                sc.fat_next.extend_from_slice(&sc.query_buf);
-                sc.fat_box[k] = fat;
-            }
-            sc.fat_at[k] = (start, sc.fat_next.len() as u32 - start);
-            // This step's candidates: the cached ones that overlap the query box, in the
-            // broad phase's (sorted) order, exactly what a query with `q` returns.
-            sc.query_buf.clear();
-            let bounded = &self.broad_phase.bounded;
-            sc.query_buf
-                .extend(sc.fat_next[start as usize..].iter().copied().filter(|&b| bounded[b as usize].1.overlaps(&q)));
-            sc.cand_start.push(sc.cand_items.len() as u32);
-            sc.cand_items.extend_from_slice(&sc.query_buf);
-            sc.margin.push(margin);
-            // The pairs to test in the substeps, with their clearance. A collider farther
-            // than the margin cannot be reached without first leaving the gathered
-            // region (which re-queries), so it is dropped here.
-            sc.pair_start.push(sc.pairs.len() as u32);
             let (x, r) = (ps.pos[k], ps.radius[k]);
-            let slots = self.broad_phase.unbounded.iter().copied();
-            let slots = slots.chain(sc.query_buf.iter().map(|&b| self.broad_phase.bounded[b as usize].0));
-            for slot in slots {
-                let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { continue };
-                if !ps.groups[k].test(col.groups) {
-                    continue;
+            let reach = margin + r + extra;
+            let mv = VecOf::<S>::splat(reach);
+            let q = Aabb { min: x - mv, max: x + mv };
+            // A query box clear of every bounded collider's box has no candidates: no query
+            // and no cache entry (the one left is stale from now on, and reads as empty).
+            let (start, end) = if bounded_box.is_some_and(|b| b.overlaps(&q)) {
+                let entry = &mut sc.fat[k];
+                let cached = fat_valid && entry.epoch == prev_epoch && prev_epoch != 0 && entry.bx.contains(&q);
+                let start = sc.fat_next.len() as u32;
+                if cached {
+                    sc.fat_next.extend_from_slice(&sc.fat_items[entry.at as usize..(entry.at + entry.len) as usize]);
+                } else {
+                    let motion = ps.vel[k] * ahead;
+                    let fat = Aabb {
+                        min: q.min - fat_pad + motion.min_elem(VecOf::<S>::ZERO),
+                        max: q.max + fat_pad + motion.max_elem(VecOf::<S>::ZERO),
+                    };
+                    self.broad_phase.query::<RealOf<S>>(&fat, &mut sc.query_buf);
+                    sc.fat_next.extend_from_slice(&sc.query_buf);
+                    entry.bx = fat;
                 }
-                if col.is_moving() {
+                let end = sc.fat_next.len() as u32;
+                (entry.at, entry.len, entry.epoch, entry.reach) = (start, end - start, epoch, reach);
+                (start, end)
+            } else {
+                (0, 0)
+            };
+            // The pairs to test in the substeps, with their clearance: the half-spaces,
+            // then this step's candidates — the cached ones that overlap the query box, in
+            // the broad phase's (sorted) order, exactly what a query with `q` returns. A
+            // collider farther than the margin cannot be reached without first leaving
+            // the gathered region (which re-queries), so it is dropped here.
+            let groups = ps.groups[k];
+            let mut consider = |(slot, col): (u32, Option<(&Collider<S>, bool)>)| {
+                let Some((col, moving)) = col else { return };
+                if !groups.test(col.groups) {
+                    return;
+                }
+                if moving {
                     sc.pairs.push((slot, zero));
-                    continue;
+                    return;
                 }
                 let local = col.rotation.inverse_rotate(x - col.position);
                 // Less a hair for the rounding in the distance query.
-                let clear = col.shape.closest(local).distance - r - RealOf::<S>::GEOMETRIC_EPSILON;
-                if clear > margin {
-                    continue;
-                }
+                let clear = closest(&col.shape, local).distance - r - RealOf::<S>::GEOMETRIC_EPSILON;
+                // Kept or not without a branch (which side a particle is on is hard to
+                // predict): pushed, then cut off again when too far.
+                let before = sc.pairs.len();
                 sc.pairs.push((slot, clear.max(zero).sq()));
+                sc.pairs.truncate(before + usize::from(clear <= margin));
+            };
+            for &u in &unbounded {
+                consider(u);
             }
+            for &b in &sc.fat_next[start as usize..end as usize] {
+                let (col, bb) = bounded[b as usize];
+                if bb.overlaps(&q) {
+                    consider(col);
+                }
+            }
+            let pairs_end = sc.pairs.len() as u32;
+            sc.probes.push(Probe { particle: k as u32, pairs_end, margin2: margin.sq() });
         }
-        sc.cand_start.push(sc.cand_items.len() as u32);
-        sc.pair_start.push(sc.pairs.len() as u32);
     }
 
     /// Appends the broad-phase entries (indices into its bounded list) gathered this step
-    /// for particle slot `k`.
+    /// for particle slot `k`: the cached entries that overlap its query box, which is
+    /// exactly what a broad-phase query with that box returns.
     pub(crate) fn bounded_candidates_of(&self, k: usize, out: &mut Vec<u32>) {
         let sc = &self.scratch;
-        let Some(&j) = sc.cand_of.get(k) else { return };
-        if j == u32::MAX {
+        let Some(e) = sc.fat.get(k) else { return };
+        if e.epoch != sc.gather_epoch || e.epoch == 0 {
             return;
         }
-        let j = j as usize;
-        out.extend_from_slice(&sc.cand_items[sc.cand_start[j] as usize..sc.cand_start[j + 1] as usize]);
+        // The query box of the gathering: the step's start position, where the particle
+        // was then.
+        let (x, mv) = (self.particles.step_start[k], VecOf::<S>::splat(e.reach));
+        let q = Aabb { min: x - mv, max: x + mv };
+        let bounded = &self.broad_phase.bounded;
+        let cached = &sc.fat_next[e.at as usize..(e.at + e.len) as usize];
+        out.extend(cached.iter().copied().filter(|&b| bounded[b as usize].1.overlaps(&q)));
     }
 
     /// Swept particle–collider tests for the substep `[f0, f1]` of the step.
+    #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn detect_contacts(&mut self, f0: RealOf<S>, f1: RealOf<S>, h: RealOf<S>) {
         self.contacts.clear();
         if self.colliders.is_empty() {
             return;
         }
         let inv_h = RealOf::<S>::ONE / h;
-        let sc = core::mem::take(&mut self.scratch);
-        let mut requery = Vec::new();
-        for (j, &k) in sc.dynamic_colliding.iter().enumerate() {
+        let sc = &mut self.scratch;
+        let ps = &self.particles;
+        let test = ContactTest { particles: ps, def: &self.def, f0, f1, inv_h };
+        let contacts = &mut self.contacts;
+        let (pos, prev, start) = (&ps.pos[..], &ps.prev[..], &ps.step_start[..]);
+        let mut lo = 0;
+        for &Probe { particle: k, pairs_end, margin2 } in &sc.probes {
             let k = k as usize;
-            let (x, xp, x0) = (self.particles.pos[k], self.particles.prev[k], self.particles.step_start[k]);
+            let pairs = &sc.pairs[lo..pairs_end as usize];
+            lo = pairs_end as usize;
+            let (x, xp, x0) = (pos[k], prev[k], start[k]);
             // The substep's path runs from `xp` to `x`; how far it gets from the start.
             let reach2 = (x - x0).length_squared().max((xp - x0).length_squared());
-            if reach2 > sc.margin[j].sq() {
+            if reach2 > margin2 {
                 // Left the region gathered for this step: query its swept box now.
-                for u in 0..self.broad_phase.unbounded.len() {
-                    let slot = self.broad_phase.unbounded[u];
-                    self.test_contact(k, slot, f0, f1, inv_h);
+                let groups = ps.groups[k];
+                let mut test_any = |slot: u32| {
+                    if let Some(col) = self.colliders.slots[slot as usize].value.as_ref()
+                        && groups.test(col.groups)
+                    {
+                        test.test(k, slot, col, contacts);
+                    }
+                };
+                for &slot in &self.broad_phase.unbounded {
+                    test_any(slot);
                 }
-                let r = VecOf::<S>::splat(self.particles.radius[k]);
+                let r = VecOf::<S>::splat(ps.radius[k]);
                 let q = Aabb { min: x.min_elem(xp) - r, max: x.max_elem(xp) + r };
-                self.broad_phase.query::<RealOf<S>>(&q, &mut requery);
-                for &b in &requery {
-                    let slot = self.broad_phase.bounded[b as usize].0;
-                    self.test_contact(k, slot, f0, f1, inv_h);
+                self.broad_phase.query::<RealOf<S>>(&q, &mut sc.requery);
+                for &b in &sc.requery {
+                    test_any(self.broad_phase.bounded[b as usize].0);
                 }
                 continue;
             }
-            for &(slot, clear2) in &sc.pairs[sc.pair_start[j] as usize..sc.pair_start[j + 1] as usize] {
+            // The gathered pairs passed the group filter; their colliders exist all step.
+            for &(slot, clear2) in pairs {
                 if reach2 < clear2 {
                     continue;
                 }
-                self.test_contact(k, slot, f0, f1, inv_h);
+                if let Some(col) = self.colliders.slots[slot as usize].value.as_ref() {
+                    test.test(k, slot, col, contacts);
+                }
             }
         }
-        self.scratch = sc;
     }
 
-    #[inline]
-    fn test_contact(&mut self, k: usize, slot: u32, f0: RealOf<S>, f1: RealOf<S>, inv_h: RealOf<S>) {
-        let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { return };
-        let ps = &self.particles;
-        if !ps.groups[k].test(col.groups) {
-            return;
+    /// Pushes particles out of colliders; static friction cancels tangential motion while
+    /// it is below `μ_s` times the normal correction (Coulomb's cone on positions).
+    #[inline(never)] // a phase of the step (see the note in `step_with`)
+    fn solve_contacts(&mut self, h: RealOf<S>) {
+        let ps = &mut self.particles;
+        let zero = RealOf::<S>::ZERO;
+        for c in &mut self.contacts {
+            let k = c.particle as usize;
+            let depth = c.d - c.normal.dot(ps.pos[k]);
+            if depth <= zero {
+                continue;
+            }
+            ps.pos[k] += c.normal * depth;
+            c.dn += depth;
+            if c.mu_s > zero {
+                let disp = ps.pos[k] - ps.prev[k] - c.v_col * h;
+                let tangential = disp - c.normal * c.normal.dot(disp);
+                if tangential.length_squared() < (c.mu_s * c.dn).sq() {
+                    ps.pos[k] -= tangential;
+                }
+            }
         }
+    }
+
+    /// `v = (x − x_prev)/h` for every slot (pinned and removed particles give 0 or their
+    /// driven velocity).
+    #[inline(never)] // a phase of the step (see the note in `step_with`)
+    fn update_velocities(&mut self, ctx: &SubstepContext<RealOf<S>>) {
+        let ps = &mut self.particles;
+        let v = S::Vector::flat_mut(&mut ps.vel);
+        for ((v, x), xp) in v.iter_mut().zip(S::Vector::flat(&ps.pos)).zip(S::Vector::flat(&ps.prev)) {
+            *v = (*x - *xp) * ctx.inv_h;
+        }
+    }
+
+    /// Once per step: a particle whose state became non-finite (only possible from extreme
+    /// input such as forces near the float maximum) is put back where the step started,
+    /// at rest, so NaN never spreads through later steps.
+    #[inline(never)] // a phase of the step (see the note in `step_with`)
+    fn recover_non_finite(&mut self) -> u32 {
+        let ps = &mut self.particles;
+        // The usual case, all finite, in one pass without early exits (which the compiler
+        // can keep branch-free).
+        let finite = |v: VecOf<S>| (0..S::DIM).fold(true, |ok, i| ok & v.get(i).is_finite());
+        if ps.pos.iter().zip(&ps.vel).fold(true, |ok, (&x, &v)| ok & finite(x) & finite(v)) {
+            return 0;
+        }
+        let mut recovered = 0;
+        for k in 0..ps.pos.len() {
+            if !(ps.pos[k].is_finite() && ps.vel[k].is_finite()) {
+                ps.pos[k] = ps.step_start[k];
+                ps.prev[k] = ps.step_start[k];
+                ps.vel[k] = VecOf::<S>::ZERO;
+                recovered += 1;
+            }
+        }
+        recovered
+    }
+
+    /// Dynamic friction and restitution (Müller et al. 2020, "Detailed Rigid Body
+    /// Simulation with Extended Position Based Dynamics", §3.6).
+    #[inline(never)] // a phase of the step (see the note in `step_with`)
+    fn velocity_pass(&mut self, ctx: &SubstepContext<RealOf<S>>) {
+        let ps = &mut self.particles;
+        let zero = RealOf::<S>::ZERO;
+        // Below this approach speed a bounce is suppressed: it is what gravity adds in two
+        // substeps, i.e. resting contact, not an impact.
+        let rest_speed = self.def.gravity.length() * ctx.h * RealOf::<S>::TWO;
+        for c in &self.contacts {
+            if c.dn <= zero {
+                continue;
+            }
+            let k = c.particle as usize;
+            let mut v = ps.vel[k];
+            let vrel = v - c.v_col;
+            let vn = c.normal.dot(vrel);
+            let vt = vrel - c.normal * vn;
+            let (t, lt) = vt.normalize_and_length();
+            if lt > zero && c.mu_d > zero {
+                v -= t * (c.mu_d * c.dn * ctx.inv_h).min(lt);
+            }
+            let e = if -c.vn_pre <= rest_speed { zero } else { c.restitution };
+            let target = (-e * c.vn_pre).max(zero);
+            v += c.normal * (target - vn);
+            ps.vel[k] = v;
+        }
+    }
+}
+
+/// What a particle–collider contact test reads, borrowed apart from the contact list it
+/// appends to (so the substep loop can hold the particle arrays while it tests).
+struct ContactTest<'a, S: Space> {
+    particles: &'a ParticleSet<S>,
+    def: &'a WorldDef<S>,
+    f0: RealOf<S>,
+    f1: RealOf<S>,
+    inv_h: RealOf<S>,
+}
+
+impl<S: Space> ContactTest<'_, S> {
+    /// Tests particle `k` against collider `col` (in slot `slot`; groups already checked)
+    /// and appends the contact, if any, to `out`.
+    #[inline]
+    fn test(&self, k: usize, slot: u32, col: &Collider<S>, out: &mut Vec<Contact<S>>) {
+        let (f0, f1, inv_h) = (self.f0, self.f1, self.inv_h);
+        let ps = self.particles;
         let (x, xp, r) = (ps.pos[k], ps.prev[k], ps.radius[k]);
         let (p1, r1) = col.pose_at(f1);
         let lx = r1.inverse_rotate(x - p1);
-        let prox = col.shape.closest(lx);
+        let prox = closest(&col.shape, lx);
         let moving = col.is_moving();
         if prox.distance >= r && !moving && (x - xp).length_squared() <= r * r {
             return; // clear of the shape and too slow to have passed through it
@@ -1143,7 +1344,7 @@ impl<S: Space> World<S> {
         };
         let mu_s = col.static_friction.or(self.def.static_friction).unwrap_or(mu_d).max(mu_d);
         let restitution = col.restitution.unwrap_or(self.def.restitution);
-        self.contacts.push(Contact {
+        out.push(Contact {
             particle: k as u32,
             collider: slot,
             normal: n,
@@ -1155,84 +1356,6 @@ impl<S: Space> World<S> {
             mu_d,
             restitution,
         });
-    }
-
-    /// Pushes particles out of colliders; static friction cancels tangential motion while
-    /// it is below `μ_s` times the normal correction (Coulomb's cone on positions).
-    fn solve_contacts(&mut self, h: RealOf<S>) {
-        let ps = &mut self.particles;
-        let zero = RealOf::<S>::ZERO;
-        for c in &mut self.contacts {
-            let k = c.particle as usize;
-            let depth = c.d - c.normal.dot(ps.pos[k]);
-            if depth <= zero {
-                continue;
-            }
-            ps.pos[k] += c.normal * depth;
-            c.dn += depth;
-            if c.mu_s > zero {
-                let disp = ps.pos[k] - ps.prev[k] - c.v_col * h;
-                let tangential = disp - c.normal * c.normal.dot(disp);
-                if tangential.length_squared() < (c.mu_s * c.dn).sq() {
-                    ps.pos[k] -= tangential;
-                }
-            }
-        }
-    }
-
-    /// `v = (x − x_prev)/h` for every slot (pinned and removed particles give 0 or their
-    /// driven velocity).
-    fn update_velocities(&mut self, ctx: &SubstepContext<RealOf<S>>) {
-        let ps = &mut self.particles;
-        let v = S::Vector::flat_mut(&mut ps.vel);
-        for ((v, x), xp) in v.iter_mut().zip(S::Vector::flat(&ps.pos)).zip(S::Vector::flat(&ps.prev)) {
-            *v = (*x - *xp) * ctx.inv_h;
-        }
-    }
-
-    /// Once per step: a particle whose state became non-finite (only possible from extreme
-    /// input such as forces near the float maximum) is put back where the step started,
-    /// at rest, so NaN never spreads through later steps.
-    fn recover_non_finite(&mut self) -> u32 {
-        let ps = &mut self.particles;
-        let mut recovered = 0;
-        for k in 0..ps.pos.len() {
-            if !(ps.pos[k].is_finite() && ps.vel[k].is_finite()) {
-                ps.pos[k] = ps.step_start[k];
-                ps.prev[k] = ps.step_start[k];
-                ps.vel[k] = VecOf::<S>::ZERO;
-                recovered += 1;
-            }
-        }
-        recovered
-    }
-
-    /// Dynamic friction and restitution (Müller et al. 2020, "Detailed Rigid Body
-    /// Simulation with Extended Position Based Dynamics", §3.6).
-    fn velocity_pass(&mut self, ctx: &SubstepContext<RealOf<S>>) {
-        let ps = &mut self.particles;
-        let zero = RealOf::<S>::ZERO;
-        // Below this approach speed a bounce is suppressed: it is what gravity adds in two
-        // substeps, i.e. resting contact, not an impact.
-        let rest_speed = self.def.gravity.length() * ctx.h * RealOf::<S>::TWO;
-        for c in &self.contacts {
-            if c.dn <= zero {
-                continue;
-            }
-            let k = c.particle as usize;
-            let mut v = ps.vel[k];
-            let vrel = v - c.v_col;
-            let vn = c.normal.dot(vrel);
-            let vt = vrel - c.normal * vn;
-            let (t, lt) = vt.normalize_and_length();
-            if lt > zero && c.mu_d > zero {
-                v -= t * (c.mu_d * c.dn * ctx.inv_h).min(lt);
-            }
-            let e = if -c.vn_pre <= rest_speed { zero } else { c.restitution };
-            let target = (-e * c.vn_pre).max(zero);
-            v += c.normal * (target - vn);
-            ps.vel[k] = v;
-        }
     }
 }
 
@@ -1292,6 +1415,17 @@ fn interleaved_order<P: AsRef<[usize]>>(particle_slots: usize, items: &[(u32, P)
         for i in 0..longest {
             out.extend(block.iter().filter_map(|g| g.get(i)));
         }
+    }
+}
+
+/// [`Shape::closest`] with the half-space case inlined: the shape of most scenes' floors,
+/// queried for every particle every step and for every particle resting on it every
+/// substep. Same code, same results.
+#[inline]
+fn closest<S: Space>(shape: &Shape<S>, p: VecOf<S>) -> Proximity<RealOf<S>, VecOf<S>> {
+    match shape {
+        Shape::HalfSpace(s) => ShapeQuery::<S>::closest(s, p),
+        _ => shape.closest(p),
     }
 }
 

@@ -63,6 +63,49 @@ impl<R: Real> AngleLimit<R> {
         let v = xc - xb;
         u.cross(v).atan2(u.dot(v))
     }
+
+    /// Projects a limit found outside its range (`u`, `v`: the bones; `dir`: the bend's
+    /// direction `(u·v, u×v)`); bones shorter than the geometric epsilon are skipped.
+    #[inline(never)]
+    fn project(
+        &mut self,
+        p: &mut ParticleSet<Space2<R>>,
+        ctx: &SubstepContext<R>,
+        u: Vector2<R>,
+        v: Vector2<R>,
+        dir: Vector2<R>,
+    ) {
+        let [a, b, c] = self.idx.map(|i| i as usize);
+        let (lu2, lv2) = (u.length_squared(), v.length_squared());
+        let eps2 = R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON;
+        if lu2 <= eps2 || lv2 <= eps2 {
+            return;
+        }
+        let theta = dir.y.atan2(dir.x);
+        // One-sided: C ≥ 0 below the range start, C ≤ 0 above its end.
+        let (cval, lower) = if theta < self.min {
+            (theta - self.min, true)
+        } else if theta > self.max {
+            (theta - self.max, false)
+        } else {
+            return; // on the boundary within rounding
+        };
+        let ga = u.perp() / lu2;
+        let gc = v.perp() / lv2;
+        let gb = -(ga + gc);
+        let (wa, wb, wc) = (p.inv_mass[a], p.inv_mass[b], p.inv_mass[c]);
+        let w_grad2 = wa * ga.length_squared() + wb * gb.length_squared() + wc * gc.length_squared();
+        let alpha_t = self.compliance * ctx.inv_h2;
+        let mut dl = xpbd_delta_lambda(cval, w_grad2, self.lambda, alpha_t, R::ZERO, R::ZERO);
+        let new_lambda = self.lambda + dl;
+        if (lower && new_lambda < R::ZERO) || (!lower && new_lambda > R::ZERO) {
+            dl = -self.lambda;
+        }
+        self.lambda += dl;
+        p.pos[a] += ga * (wa * dl);
+        p.pos[b] += gb * (wb * dl);
+        p.pos[c] += gc * (wc * dl);
+    }
 }
 
 impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
@@ -96,48 +139,27 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
         })
     }
 
+    /// The inside test is inlined into the world's sweep (most limits are within range in
+    /// most substeps); the projection is an out-of-line call.
+    #[inline]
     fn solve(&mut self, p: &mut ParticleSet<Space2<R>>, ctx: &SubstepContext<R>) {
         let [a, b, c] = self.idx.map(|i| i as usize);
-        let u = p.pos[b] - p.pos[a];
-        let v = p.pos[c] - p.pos[b];
-        let (lu2, lv2) = (u.length_squared(), v.length_squared());
-        let eps2 = R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON;
-        if lu2 <= eps2 || lv2 <= eps2 {
-            return;
-        }
+        let (xa, xb, xc) = (p.pos[a], p.pos[b], p.pos[c]);
+        let u = xb - xa;
+        let v = xc - xb;
         // Inside the range (the usual case)? The bend's direction (u·v, u×v) lies between
         // the range's end directions: counter-clockwise of `min`, clockwise of `max`.
+        // Both sides are evaluated, no short circuit: fewer branches. Degenerate bones are
+        // only looked for when the joint is outside (the projection skips them); inside,
+        // nothing is done either way.
         let dir = Vector2::new(u.dot(v), u.cross(v));
         let after_min = self.min_dir.cross(dir) >= R::ZERO;
         let before_max = dir.cross(self.max_dir) >= R::ZERO;
-        let inside = if self.wide { after_min || before_max } else { after_min && before_max };
+        let inside = if self.wide { after_min | before_max } else { after_min & before_max };
         if inside {
             return;
         }
-        let theta = dir.y.atan2(dir.x);
-        // One-sided: C ≥ 0 below the range start, C ≤ 0 above its end.
-        let (cval, lower) = if theta < self.min {
-            (theta - self.min, true)
-        } else if theta > self.max {
-            (theta - self.max, false)
-        } else {
-            return; // on the boundary within rounding
-        };
-        let ga = u.perp() / lu2;
-        let gc = v.perp() / lv2;
-        let gb = -(ga + gc);
-        let (wa, wb, wc) = (p.inv_mass[a], p.inv_mass[b], p.inv_mass[c]);
-        let w_grad2 = wa * ga.length_squared() + wb * gb.length_squared() + wc * gc.length_squared();
-        let alpha_t = self.compliance * ctx.inv_h2;
-        let mut dl = xpbd_delta_lambda(cval, w_grad2, self.lambda, alpha_t, R::ZERO, R::ZERO);
-        let new_lambda = self.lambda + dl;
-        if (lower && new_lambda < R::ZERO) || (!lower && new_lambda > R::ZERO) {
-            dl = -self.lambda;
-        }
-        self.lambda += dl;
-        p.pos[a] += ga * (wa * dl);
-        p.pos[b] += gb * (wb * dl);
-        p.pos[c] += gc * (wc * dl);
+        self.project(p, ctx, u, v, dir);
     }
 
     fn reset(&mut self) {
