@@ -161,7 +161,7 @@ pub trait Real:
 }
 
 macro_rules! impl_float_real {
-    ($t:ty, $eps:expr, $name:expr) => {
+    ($t:ty, $eps:expr, $name:expr, $atan2:path) => {
         impl Real for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -212,7 +212,7 @@ macro_rules! impl_float_real {
             }
             #[inline]
             fn atan2(self, x: Self) -> Self {
-                if self == 0.0 && x == 0.0 { 0.0 } else { <$t>::atan2(self, x) }
+                if self == 0.0 && x == 0.0 { 0.0 } else { $atan2(self, x) }
             }
             #[inline]
             fn is_finite(self) -> bool {
@@ -236,8 +236,38 @@ macro_rules! impl_float_real {
     };
 }
 
-impl_float_real!(f32, 1e-6, "f32");
-impl_float_real!(f64, 1e-9, "f64");
+impl_float_real!(f32, 1e-6, "f32", atan2_f32);
+impl_float_real!(f64, 1e-9, "f64", f64::atan2);
+
+/// Four-quadrant arc tangent in `f32`, within 2 ulp of π (about 3·10⁻⁷ rad) of the exact
+/// value, without the C library: one division and a short polynomial, a few times faster
+/// than `atan2f` (joint limits call it for every joint outside its range, every substep)
+/// and the same on every platform, unlike the libm it replaces.
+///
+/// Cephes' `atanf` method: fold into the first octant (`a = min/max ∈ [0, 1]`), reduce
+/// `a > tan(π/8)` to `(a − 1)/(a + 1)` around π/4 — computed as `(min − max)/(min + max)`,
+/// so there is still only one division — and evaluate the odd minimax polynomial for
+/// `atan` on `[−tan(π/8), tan(π/8)]`; then unfold by the signs and the larger component.
+/// NaN in, NaN out; infinities give the limits (`±∞, ±∞` the diagonal angles).
+#[inline]
+fn atan2_f32(y: f32, x: f32) -> f32 {
+    use core::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
+    let (ax, ay) = (x.abs(), y.abs());
+    let (mn, mx) = if ay > ax { (ax, ay) } else { (ay, ax) };
+    let (t, base) = if mx.is_infinite() {
+        // ∞/∞ and finite/∞ have no ratio; their limits are the diagonal and the axis.
+        (0.0, if mn.is_infinite() { FRAC_PI_4 } else { 0.0 })
+    } else if mn > 0.414_213_57 * mx {
+        ((mn - mx) / (mn + mx), FRAC_PI_4)
+    } else {
+        (mn / mx, 0.0)
+    };
+    let z = t * t;
+    let r = base + ((((8.053_744_5e-2 * z - 1.387_768_6e-1) * z + 1.997_771_1e-1) * z - 3.333_295e-1) * z * t + t);
+    let r = if ay > ax { FRAC_PI_2 - r } else { r };
+    let r = if x < 0.0 { PI - r } else { r };
+    if y < 0.0 { -r } else { r }
+}
 
 #[cfg(test)]
 mod tests {
@@ -257,6 +287,35 @@ mod tests {
         assert_eq!(R::ZERO.atan2(R::ZERO), R::ZERO);
         assert!((R::ZERO.acos_clamped().to_f64() - core::f64::consts::FRAC_PI_2).abs() < 1e-6);
         assert!((R::from_i32(2).acos_clamped().to_f64()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_f32_arc_tangent_matches_the_f64_one_within_a_few_ulp() {
+        // Every quadrant, both octants of each, the axes, the octant boundary tan(π/8)
+        // and magnitudes from 1e-30 to 1e30.
+        let mut worst = 0.0f64;
+        for i in 0..20_000 {
+            let angle = -std::f64::consts::PI + (i as f64 + 0.5) * std::f64::consts::TAU / 20_000.0;
+            for scale in [1e-30, 1e-3, 1.0, 7.5, 1e30] {
+                let (y, x) = ((angle.sin() * scale) as f32, (angle.cos() * scale) as f32);
+                let exact = (y as f64).atan2(x as f64);
+                worst = worst.max((Real::atan2(y, x) as f64 - exact).abs());
+            }
+        }
+        assert!(worst < 6e-7, "worst error {worst:e} rad");
+        let cases: [(f32, f32, f32); 5] =
+            [(0.0, 1.0, 0.0), (1.0, 0.0, 90.0), (0.0, -1.0, 180.0), (-1.0, 0.0, -90.0), (1.0, 1.0, 45.0)];
+        for (y, x, deg) in cases {
+            assert!((Real::atan2(y, x).to_degrees() - deg).abs() < 1e-5, "atan2({y}, {x})");
+        }
+        let inf = f32::INFINITY;
+        assert!((Real::atan2(inf, inf) - core::f32::consts::FRAC_PI_4).abs() < 1e-7);
+        assert!((Real::atan2(-inf, -inf) + 3.0 * core::f32::consts::FRAC_PI_4).abs() < 1e-6);
+        assert!(
+            (Real::atan2(1.0, inf)).abs() < 1e-7 && (Real::atan2(inf, 1.0) - core::f32::consts::FRAC_PI_2).abs() < 1e-7
+        );
+        assert!(Real::atan2(f32::NAN, 1.0).is_nan());
+        assert_eq!(Real::atan2(0.0f32, 0.0), 0.0);
     }
 
     #[test]
