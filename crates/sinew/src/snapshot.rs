@@ -140,14 +140,14 @@ impl<S: Space> Snapshot<S> {
             + b(&p.target)
             + b(&p.generation)
             + b(&p.free)
-            + b(&self.distances.slots)
-            + b(&self.tethers.slots)
-            + b(&self.bendings.slots)
-            + b(&self.attachments.slots)
-            + b(&self.limits.slots)
-            + b(&self.drivers.slots)
+            + self.distances.slot_bytes()
+            + self.tethers.slot_bytes()
+            + self.bendings.slot_bytes()
+            + self.attachments.slot_bytes()
+            + self.limits.slot_bytes()
+            + self.drivers.slot_bytes()
             + self.ropes.values().map(Rope::heap_bytes).sum::<usize>()
-            + b(&self.colliders.slots)
+            + self.colliders.slot_bytes()
     }
 
     /// Bytes per particle slot of the particle part alone.

@@ -949,7 +949,7 @@ impl<S: Space> World<S> {
         if self.distances_rigid {
             // All links rigid (a crowd of ragdolls): the branch-free projection.
             for &slot in &self.distance_order {
-                if let Some(c) = self.distances.slots[slot as usize].value.as_mut() {
+                if let Some(c) = self.distances.values[slot as usize].as_mut() {
                     if first {
                         c.lambda = zero;
                     }
@@ -958,7 +958,7 @@ impl<S: Space> World<S> {
             }
         } else {
             for &slot in &self.distance_order {
-                if let Some(c) = self.distances.slots[slot as usize].value.as_mut() {
+                if let Some(c) = self.distances.values[slot as usize].as_mut() {
                     if first {
                         c.lambda = zero;
                     }
@@ -982,7 +982,7 @@ impl<S: Space> World<S> {
             c.solve(ps, ctx);
         }
         for &slot in &self.limit_order {
-            if let Some(c) = self.limits.slots[slot as usize].value.as_mut() {
+            if let Some(c) = self.limits.values[slot as usize].as_mut() {
                 if first {
                     c.reset();
                 }
@@ -1020,7 +1020,7 @@ impl<S: Space> World<S> {
         // The colliders of the broad phase's lists, looked up once per step instead of
         // once per particle: the collider (if its slot is live) and whether it moves.
         let lookup = |slot: u32| {
-            let col = self.colliders.slots[slot as usize].value.as_ref();
+            let col = self.colliders.values[slot as usize].as_ref();
             (slot, col.map(|c| (c, c.is_moving())))
         };
         let unbounded: Vec<_> = self.broad_phase.unbounded.iter().map(|&slot| lookup(slot)).collect();
@@ -1158,7 +1158,7 @@ impl<S: Space> World<S> {
                 // Left the region gathered for this step: query its swept box now.
                 let groups = ps.groups[k];
                 let mut test_any = |slot: u32| {
-                    if let Some(col) = self.colliders.slots[slot as usize].value.as_ref()
+                    if let Some(col) = self.colliders.values[slot as usize].as_ref()
                         && groups.test(col.groups)
                     {
                         test.test(k, slot, col, contacts);
@@ -1180,7 +1180,7 @@ impl<S: Space> World<S> {
                 if reach2 < clear2 {
                     continue;
                 }
-                if let Some(col) = self.colliders.slots[slot as usize].value.as_ref() {
+                if let Some(col) = self.colliders.values[slot as usize].as_ref() {
                     test.test(k, slot, col, contacts);
                 }
             }

@@ -339,7 +339,7 @@ impl<S: Space> World<S> {
                     let half = (xb - xa).length() * RealOf::<S>::HALF;
                     for &bi in &cands {
                         let slot = self.broad_phase.bounded[bi as usize].0;
-                        let clear = match self.colliders.slots[slot as usize].value.as_ref() {
+                        let clear = match self.colliders.values[slot as usize].as_ref() {
                             Some(col) if !col.is_moving() => {
                                 let local = |x: VecOf<S>| col.rotation.inverse_rotate(x - col.position);
                                 let d =
@@ -375,7 +375,7 @@ impl<S: Space> World<S> {
         // The substep's start as a fraction of the step (for moving colliders).
         let f0 = (f1 - RealOf::<S>::ONE / RealOf::<S>::from_i32(self.def.substeps as i32)).max(RealOf::<S>::ZERO);
         for (i, &(a, b, rope_slot)) in es.segs.iter().enumerate() {
-            let Some(r) = self.ropes.slots[rope_slot as usize].value.as_ref() else { continue };
+            let Some(r) = self.ropes.values[rope_slot as usize].as_ref() else { continue };
             let (a, b) = (a as usize, b as usize);
             let (xa, xb) = (ps.pos[a], ps.pos[b]);
             let (xa0, xb0) = (ps.prev[a], ps.prev[b]);
@@ -398,7 +398,7 @@ impl<S: Space> World<S> {
                     continue;
                 }
                 let (slot, bb) = self.broad_phase.bounded[bi as usize];
-                let Some(col) = self.colliders.slots[slot as usize].value.as_ref() else { continue };
+                let Some(col) = self.colliders.values[slot as usize].as_ref() else { continue };
                 // The swept box grown to the reach at which the span test gives a contact.
                 let pad = VecOf::<S>::splat(contact_reach(&col.shape, col.half_thickness, r.radius) - r.radius);
                 if !bb.overlaps::<RealOf<S>>(&crate::Aabb { min: seg_box.min - pad, max: seg_box.max + pad }) {
