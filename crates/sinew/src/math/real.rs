@@ -212,7 +212,9 @@ macro_rules! impl_float_real {
             }
             #[inline]
             fn atan2(self, x: Self) -> Self {
-                if self == 0.0 && x == 0.0 { 0.0 } else { $atan2(self, x) }
+                // `+ 0.0` turns −0 into +0 (and changes nothing else): the angle of
+                // (−1, −0) is then π, inside the contract's (−π, π], in f32 and f64 alike.
+                if self == 0.0 && x == 0.0 { 0.0 } else { $atan2(self + 0.0, x) }
             }
             #[inline]
             fn is_finite(self) -> bool {
@@ -254,9 +256,13 @@ fn atan2_f32(y: f32, x: f32) -> f32 {
     use core::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
     let (ax, ay) = (x.abs(), y.abs());
     let (mn, mx) = if ay > ax { (ax, ay) } else { (ay, ax) };
+    // Near the top of the range `mn + mx` below would overflow: a quarter of both (exact)
+    // has the same ratios.
+    let (mn, mx) = if mx > 1e38 { (mn * 0.25, mx * 0.25) } else { (mn, mx) };
     let (t, base) = if mx.is_infinite() {
-        // ∞/∞ and finite/∞ have no ratio; their limits are the diagonal and the axis.
-        (0.0, if mn.is_infinite() { FRAC_PI_4 } else { 0.0 })
+        // ∞/∞ and finite/∞ have no ratio; their limits are the diagonal and the axis
+        // (NaN against ∞ stays NaN).
+        (if mn.is_nan() { mn } else { 0.0 }, if mn.is_infinite() { FRAC_PI_4 } else { 0.0 })
     } else if mn > 0.414_213_57 * mx {
         ((mn - mx) / (mn + mx), FRAC_PI_4)
     } else {
@@ -315,6 +321,14 @@ mod tests {
             (Real::atan2(1.0, inf)).abs() < 1e-7 && (Real::atan2(inf, 1.0) - core::f32::consts::FRAC_PI_2).abs() < 1e-7
         );
         assert!(Real::atan2(f32::NAN, 1.0).is_nan());
+        assert!(Real::atan2(f32::NAN, inf).is_nan() && Real::atan2(f32::NAN, -inf).is_nan());
+        assert!(Real::atan2(1.0, f32::NAN).is_nan());
+        // Near the top of the range (the octant fold's sum would overflow).
+        let (y, x) = (3e38f32, 2e38f32);
+        assert!((Real::atan2(y, x) as f64 - (y as f64).atan2(x as f64)).abs() < 6e-7);
+        // (−1, −0) is π in both float types: the contract's interval is (−π, π].
+        assert_eq!(Real::atan2(-0.0f32, -1.0), core::f32::consts::PI);
+        assert_eq!(Real::atan2(-0.0f64, -1.0), core::f64::consts::PI);
         assert_eq!(Real::atan2(0.0f32, 0.0), 0.0);
     }
 

@@ -400,7 +400,7 @@ impl<R: Real> Vector<R> for Vector3<R> {
     fn flat(s: &[Self]) -> &[R] {
         const { assert!(size_of::<Self>() == 3 * size_of::<R>() && align_of::<Self>() == align_of::<R>()) };
         // SAFETY: `#[repr(C)]` with three fields of `R` and (asserted above) no padding: a
-        // `[Vector3<R>]` of length n is exactly a `[R]` of length 2n, same alignment, and
+        // `[Vector3<R>]` of length n is exactly a `[R]` of length 3n, same alignment, and
         // the borrow is carried over.
         unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<R>(), 3 * s.len()) }
     }

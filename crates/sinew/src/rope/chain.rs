@@ -23,8 +23,9 @@
 //! exactly in O(n). Its pivots `p_j = b_j − u_{j−1}²/p_{j−1}` form a serial chain of
 //! divisions; in floating point they are taken instead as ratios of continuants
 //! `θ_j = b_j θ_{j−1} − u_{j−1}² θ_{j−2}` (a linear recurrence, rescaled by powers of two),
-//! which leaves one multiply-subtract per row on the serial path. Fixed point keeps the
-//! Thomas form, whose range it can afford. Positions then move by
+//! which leaves one multiply-subtract per row on the serial path (for diagonals within
+//! `2^±20`; beyond, and in fixed point, whose range cannot afford continuants, the Thomas
+//! form). Positions then move by
 //! `Δx_j = w_j (n_j Δλ_j − n_{j−1} Δλ_{j−1})`. A link whose two particles are both pinned
 //! has no freedom; its row becomes `Δλ = 0`. With one Newton step per substep the
 //! remaining error is only the linearisation's (second order in the motion per substep),
@@ -327,7 +328,7 @@ pub(crate) fn solve_chain<S: Space>(
 fn solve_tridiagonal<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &mut [R]) {
     let m = diag.len();
     let k = m / 2;
-    if R::FLOATING {
+    if R::FLOATING && continuant_range(diag) {
         eliminate_by_continuants(diag, upper, rhs, factor, k);
     } else {
         eliminate(diag, upper, rhs, factor, k);
@@ -402,6 +403,17 @@ fn eliminate<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &mut [R], 
     }
 }
 
+/// Whether every diagonal lies in `[2⁻²⁰, 2²⁰]`, the range in which
+/// [`eliminate_by_continuants`] cannot overflow or underflow (its products `b·θ` and
+/// `u²·θ`, with `|u| ≤ b` and the minors kept within `2^±60`, stay inside `f32`'s normal
+/// range). Inverse masses of 1 µg–1 Mg particles and compliances up to ~4 m/N at the
+/// default step are inside; anything outside takes [`eliminate`], exact at every scale.
+/// One branch-free pass over the diagonal (NaN fails it too).
+fn continuant_range<R: Real>(diag: &[R]) -> bool {
+    let (lo, hi) = (R::from_f64(2f64.powi(-20)), R::from_f64(2f64.powi(20)));
+    diag.iter().fold(true, |ok, &b| ok & (b >= lo) & (b <= hi))
+}
+
 /// The same elimination as [`eliminate`] for floating point, with the pivots from
 /// continuants so that no division sits on the serial path.
 ///
@@ -410,8 +422,10 @@ fn eliminate<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &mut [R], 
 /// θ₋₂ = 0): one multiply-subtract per row instead of a division. `1/p_j = θ_{j−1}/θ_j` is
 /// then a division the CPU overlaps with later rows. The minors grow or shrink
 /// geometrically, so both carried values are rescaled by 2⁶⁰ when they leave
-/// `[2⁻⁶⁰, 2⁶⁰]` (a power of two: the ratios are unchanged). For the chain's diagonally
-/// dominant matrix `p_j ≥ b_j/2`, so each step subtracts at most half: no cancellation.
+/// `[2⁻⁶⁰, 2⁶⁰]` (a power of two: the ratios are unchanged); the diagonal is kept within
+/// `2^±20` by [`continuant_range`], so one rescale per row keeps every product finite.
+/// The matrix `J M⁻¹ Jᵀ + α̃` is positive definite, so every minor and pivot is positive
+/// (`p_j ≥ w_{j+1} + α̃`); the subtraction loses what Thomas' `b_j − u²/p` loses, no more.
 /// A zero minor (singular leading block) restarts the recurrence with that row dropped,
 /// exactly as the zero-pivot guard of [`eliminate`] does.
 fn eliminate_by_continuants<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &mut [R], k: usize) {
@@ -456,7 +470,7 @@ fn eliminate_by_continuants<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], fac
 
 #[cfg(test)]
 mod tests {
-    use super::solve_tridiagonal;
+    use super::{continuant_range, solve_tridiagonal};
     use crate::math::{Fx, Real};
 
     /// A chain-like system: `b_j = w_j + w_{j+1} + α`, `u_j = −w_{j+1} c_j` with
@@ -516,10 +530,12 @@ mod tests {
 
     #[test]
     fn continuants_rescale_instead_of_overflowing() {
-        // Diagonals of 1e12 (light particles) or 1e-9: the minors over 300 rows would be
-        // 1e3600 or 1e-2700 — far outside f32 and f64 — without the rescaling.
-        for scale in [1e12, 1e-9] {
+        // Diagonals of ~4e5 (light particles) or ~8e-6, inside the continuants' range:
+        // the minors over 300 rows would be ~1e1700 or ~1e-1500 — far outside f32 and f64
+        // — without the rescaling.
+        for scale in [2e5, 4e-6] {
             let (d, u, r) = chain_system(300, scale, 9);
+            assert!(continuant_range(&d.iter().map(|&x| x as f32).collect::<Vec<_>>()), "scale {scale}");
             let (e64, ok64) = residual::<f64>(&d, &u, &r);
             let (e32, ok32) = residual::<f32>(&d, &u, &r);
             assert!(ok64 && ok32, "scale {scale}: non-finite");
@@ -527,6 +543,22 @@ mod tests {
             assert!(e64 < 1e-12 * scale.max(1.0), "scale {scale}: f64 residual {e64}");
             assert!(e32 < 1e-4 * scale.max(1.0), "scale {scale}: f32 residual {e32}");
         }
+    }
+
+    #[test]
+    fn diagonals_beyond_the_continuants_range_take_the_thomas_form() {
+        // Absurd inverse masses or compliances (1e12 … 1e20, 1e-9 … 1e-30) would overflow
+        // or underflow the continuants' products; the Thomas form solves them exactly.
+        for scale in [1e12, 1e20, 1e-9, 1e-30] {
+            let (d, u, r) = chain_system(300, scale, 11);
+            assert!(!continuant_range(&d.iter().map(|&x| x as f32).collect::<Vec<_>>()), "scale {scale}");
+            let (e64, ok64) = residual::<f64>(&d, &u, &r);
+            let (e32, ok32) = residual::<f32>(&d, &u, &r);
+            assert!(ok64 && ok32, "scale {scale}: non-finite");
+            assert!(e64 < 1e-12 * scale.max(1.0), "scale {scale}: f64 residual {e64}");
+            assert!(e32 < 1e-4 * scale.max(1.0), "scale {scale}: f32 residual {e32}");
+        }
+        assert!(!continuant_range(&[1.0f32, f32::NAN]));
     }
 
     #[test]
