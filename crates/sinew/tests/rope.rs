@@ -439,7 +439,7 @@ const THROW_SPEEDS: [f64; 5] = [10.0, 20.0, 30.0, 45.0, 60.0];
 const WHOLE: usize = 15;
 const IMPACT: usize = 2;
 /// Cases (of 30 per configuration) the thin-wall test tolerates; see there.
-const WALL_FAILURES_ALLOWED: usize = 5;
+const WALL_FAILURES_ALLOWED: usize = 3;
 
 /// Every (speed, offset, phase) case of [`throw_at_obstacle`]; the failures.
 fn throw_cases<S: Space>(
@@ -521,7 +521,7 @@ fn a_fast_span_never_passes_a_thin_wall() {
     // rope must be stopped after 0.25 s. Known limit: the plank is narrower than the
     // particle spacing, and while the rope wraps its corners a particle can be pushed
     // into it by the span contact and leave through the far face, so a few cases per
-    // configuration still end across (measured 3 in 2D, 5 in 3D, 5 in fixed point; the
+    // configuration still end across (measured 0 in 2D, 1 in 3D, 3 in fixed point; the
     // bound below; the unswept code fails at the impact in nearly every case).
     let v = |x: f64, c: f64| DVec2::new(x, c);
     let wall = || ColliderDef::new(Shape::<Space2<f64>>::cuboid(DVec2::new(0.01, 0.02)).unwrap());

@@ -136,8 +136,11 @@ fn span_deepest<S: Space>(
                 if on_plane.abs() <= flat_tol {
                     return None;
                 }
+                // A middle clear of the shape proves nothing: the distance can dip below
+                // zero between a touching end and a clear middle (a span from under a
+                // plank's end to past its far corner cuts through it near the end).
                 let dm = shape.closest(a.lerp(b, RealOf::<S>::HALF)).distance;
-                if dm >= (da + db) * RealOf::<S>::HALF - flat_tol || dm >= radius {
+                if dm >= (da + db) * RealOf::<S>::HALF - flat_tol {
                     return None;
                 }
                 (zero, one)
@@ -413,5 +416,23 @@ mod tests {
         assert!(n.x >= 0.0 && n.y >= 0.0 && (n.length() - 1.0).abs() < 1e-12);
         assert!(bx.closest(target).distance > -1e-9);
         assert!(segment_contact(&bx, v(0.3, 0.8), v(0.8, 0.8), 0.0).is_none());
+    }
+
+    #[test]
+    fn a_span_touching_a_box_at_one_end_that_dips_through_it_near_that_end_gets_a_contact() {
+        // Particle `a` rests under a 2 cm × 4 cm plank's bottom face; the span to `b`
+        // (past the plank's far corner) cuts through the plank near `a`, while the span's
+        // middle is clear of it. The signed distance along the span is convex but not
+        // monotone, so a clear middle does not mean a clear span.
+        let v = Vector2::<f64>::new;
+        let plank = Shape::<Space2<f64>>::cuboid(v(0.01, 0.02)).unwrap();
+        let (a, b, r) = (v(-0.006, -0.0245), v(0.0346, 0.0903), 0.005);
+        assert!(plank.closest(a.lerp(b, 0.5)).distance > r, "the middle is clear");
+        assert!(plank.closest(a.lerp(b, 0.15)).distance < 0.0, "near `a` the span is inside");
+        let (t, n, target) = segment_contact(&plank, a, b, r).expect("a contact");
+        assert!(t > 0.0 && t < 0.5, "{t}");
+        assert!((n.length() - 1.0).abs() < 1e-9);
+        // Projecting the deepest point to the target clears the inflated plank there.
+        assert!(plank.closest(target).distance >= r - 1e-9);
     }
 }
