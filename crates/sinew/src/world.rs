@@ -876,30 +876,37 @@ impl<S: Space> World<S> {
         let sc = &mut self.scratch;
         let g = self.def.gravity;
         let n = ps.pos.len();
+        // The velocity change of every slot in one branch-free pass; the slots that get
+        // none (removed, kinematic, asleep — few) are zeroed below.
         sc.dv.clear();
+        sc.dv.extend(
+            ps.gravity_scale.iter().zip(&ps.force).zip(&ps.inv_mass).map(|((&gs, &f), &w)| (g * gs + f * w) * h),
+        );
         sc.dv.resize(n, VecOf::<S>::ZERO);
         sc.kinematic.clear();
         sc.dynamic_colliding.clear();
         sc.asleep.clear();
         for k in 0..n {
             let flags = ps.flags[k];
+            let dynamic = (flags & (ALIVE | KINEMATIC) == ALIVE) & !sc.sleeping[k];
+            if dynamic {
+                // Kept or not without a branch.
+                let before = sc.dynamic_colliding.len();
+                sc.dynamic_colliding.push(k as u32);
+                sc.dynamic_colliding.truncate(before + usize::from(flags & COLLIDES != 0));
+                continue;
+            }
+            sc.dv[k] = VecOf::<S>::ZERO;
             if flags & ALIVE == 0 {
                 continue;
             }
             if flags & KINEMATIC != 0 {
                 sc.kinematic.push(k as u32);
-                continue;
-            }
-            if sc.sleeping[k] {
+            } else {
                 // Asleep: no gravity, no contacts, and immovable for this step (constraint
                 // corrections must not nudge it awake); the inverse mass comes back at
                 // the end of the step.
                 sc.asleep.push((k as u32, ps.inv_mass[k]));
-                continue;
-            }
-            sc.dv[k] = (g * ps.gravity_scale[k] + ps.force[k] * ps.inv_mass[k]) * h;
-            if flags & COLLIDES != 0 {
-                sc.dynamic_colliding.push(k as u32);
             }
         }
         for &(k, _) in &self.scratch.asleep {

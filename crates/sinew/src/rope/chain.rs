@@ -143,13 +143,15 @@ fn rows<R: Real>(
         }
     }
     let [n0, n1, n2] = n;
-    for (c, nc) in [n0, n1, n2].into_iter().enumerate() {
-        if c == 2 && !three {
-            break;
-        }
-        let (nc, a, b) = (&mut nc[..m], &x[c][..m], &x[c][1..=m]);
-        for j in 0..m {
-            nc[j] = (a[j] - b[j]) * inv[j];
+    let (n0, n1, n2) = (&mut n0[..m], &mut n1[..m], &mut n2[..m]);
+    let (a0, b0, a1, b1) = (&x[0][..m], &x[0][1..=m], &x[1][..m], &x[1][1..=m]);
+    let (a2, b2) = (&x[2][..m], &x[2][1..=m]);
+    let inv = &inv[..m];
+    for j in 0..m {
+        n0[j] = (a0[j] - b0[j]) * inv[j];
+        n1[j] = (a1[j] - b1[j]) * inv[j];
+        if three {
+            n2[j] = (a2[j] - b2[j]) * inv[j];
         }
     }
 }
@@ -171,17 +173,28 @@ fn couplings<R: Real>(three: bool, n: Comps<'_, R>, w: &[R], upper: &mut [R]) {
     }
 }
 
-/// `Δx_i = w_i (imp_i − imp_{i−1})` with `imp_j = n_j Δλ_j`, for one component.
+/// `Δx_i = w_i (imp_i − imp_{i−1})` with `imp_j = n_j Δλ_j`, every component in one loop
+/// (the multipliers and inverse masses are loaded once for all of them).
 #[inline]
 #[allow(clippy::needless_range_loop)]
-fn apply_component<R: Real>(n: &[R], dl: &[R], w: &[R], x: &mut [R]) {
+fn apply<R: Real>(three: bool, n: Comps<'_, R>, dl: &[R], w: &[R], x: [&mut [R]; 3]) {
     let m = dl.len();
     let zero = R::ZERO;
-    x[0] += n[0] * dl[0] * w[0];
-    x[m] += (zero - n[m - 1] * dl[m - 1]) * w[m];
-    let (xs, ws, da, db, a, b) = (&mut x[1..m], &w[1..m], &dl[1..m], &dl[..m - 1], &n[1..m], &n[..m - 1]);
+    let [x0, x1, x2] = x;
+    for (c, xc) in [&mut *x0, &mut *x1, &mut *x2].into_iter().enumerate().take(if three { 3 } else { 2 }) {
+        xc[0] += n[c][0] * dl[0] * w[0];
+        xc[m] += (zero - n[c][m - 1] * dl[m - 1]) * w[m];
+    }
+    let (ws, da, db) = (&w[1..m], &dl[1..m], &dl[..m - 1]);
+    let (xs0, xs1, xs2) = (&mut x0[1..m], &mut x1[1..m], &mut x2[1..m]);
+    let (a0, b0, a1, b1) = (&n[0][1..m], &n[0][..m - 1], &n[1][1..m], &n[1][..m - 1]);
+    let (a2, b2) = (&n[2][1..m], &n[2][..m - 1]);
     for i in 0..m - 1 {
-        xs[i] += (a[i] * da[i] - b[i] * db[i]) * ws[i];
+        xs0[i] += (a0[i] * da[i] - b0[i] * db[i]) * ws[i];
+        xs1[i] += (a1[i] * da[i] - b1[i] * db[i]) * ws[i];
+        if three {
+            xs2[i] += (a2[i] * da[i] - b2[i] * db[i]) * ws[i];
+        }
     }
 }
 
@@ -296,11 +309,7 @@ pub(crate) fn solve_chain<S: Space>(
     for (l, d) in lambda.iter_mut().zip(rhs.iter()) {
         *l += *d;
     }
-    apply_component(n0, rhs, w, x0);
-    apply_component(n1, rhs, w, x1);
-    if three {
-        apply_component(n2, rhs, w, x2);
-    }
+    apply(three, [n0, n1, n2], rhs, w, [x0, x1, x2]);
     // Scatter.
     if contiguous {
         let b = base as usize;
