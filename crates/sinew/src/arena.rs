@@ -6,7 +6,7 @@
 //! layout after any sequence of insertions and removals is a pure function of that
 //! sequence — required for determinism.
 
-/// Index + generation. Typed wrappers are generated with [`define_handle!`].
+/// Index + generation. The typed handles (`ParticleHandle`, `RopeHandle`, …) wrap it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RawHandle {
     /// Slot index.

@@ -17,9 +17,11 @@
 use core::fmt::{Debug, Display};
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-/// A real-number type the solver can run on: `f32`, `f64` or [`crate::math::Fx`].
+/// A real-number type the solver can run on: `f32`, `f64` or [`crate::math::Fx`] (sealed:
+/// these three only).
 pub trait Real:
-    Copy
+    super::sealed::Sealed
+    + Copy
     + Clone
     + Debug
     + Display

@@ -10,9 +10,10 @@ use super::Real;
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Div, Index, Mul, MulAssign, Neg, Sub, SubAssign};
 
-/// Operations the solver needs from a 2D or 3D vector.
+/// Operations the solver needs from a 2D or 3D vector ([`Vector2`], [`Vector3`]; sealed).
 pub trait Vector<R: Real>:
-    Copy
+    super::sealed::Sealed
+    + Copy
     + Clone
     + Debug
     + Default

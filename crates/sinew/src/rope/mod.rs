@@ -5,7 +5,7 @@
 //! tethers, friction, tearing, reeling, wind and sleep. What makes it a *production* rope:
 //!
 //! - **No stretch under load.** All segments are solved together each substep with an
-//!   exact O(n) tridiagonal solve ([`chain`]), not link by link; tethers to the nearest
+//!   exact O(n) tridiagonal solve (`rope/chain.rs`), not link by link; tethers to the nearest
 //!   pinned particles (measured along the rope) back it up.
 //! - **Spans collide, not just particles** ([`edge`]): each segment is a capsule of the
 //!   rope's radius, so a rope cannot slip through a post thinner than its particle spacing
