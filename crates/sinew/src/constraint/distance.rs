@@ -12,7 +12,7 @@ use super::SubstepContext;
 use crate::arena::define_handle;
 use crate::math::{Real, Vector};
 use crate::particle::{ParticleHandle, ParticleSet};
-use crate::space::{RealOf, Space};
+use crate::space::{RealOf, Space, VecOf};
 
 define_handle!(
     /// A distance constraint in a [`crate::World`].
@@ -112,17 +112,7 @@ impl<R: Real> Distance<R> {
     /// One XPBD projection ([`Distance::prepare`] must have run this step).
     #[inline]
     pub fn solve<S: Space<Real = R>>(&mut self, p: &mut ParticleSet<S>, ctx: &SubstepContext<R>) {
-        if self.inv_denom == R::ZERO {
-            return; // both ends pinned
-        }
-        let (a, b) = (self.a as usize, self.b as usize);
-        let d = p.pos[a] - p.pos[b];
-        let len2 = d.length_squared();
-        if len2 <= R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON {
-            return;
-        }
-        let (len, inv_len) = len2.sqrt_recip();
-        let c = len - self.rest;
+        let Some((a, b, d, c, inv_len)) = self.violation(p) else { return };
         if self.unilateral && c <= R::ZERO && self.lambda == R::ZERO {
             return;
         }
@@ -141,6 +131,29 @@ impl<R: Real> Distance<R> {
             // A rope cannot push: clamp the accumulated multiplier at 0.
             dl = -self.lambda;
         }
+        self.apply(p, a, b, n, dl);
+    }
+
+    /// The link's slots, difference `x_a − x_b`, violation `C = |d| − rest` and `1/|d|`;
+    /// `None` when there is nothing to project (both ends pinned, or no direction).
+    #[inline(always)]
+    fn violation<S: Space<Real = R>>(&self, p: &ParticleSet<S>) -> Option<(usize, usize, VecOf<S>, R, R)> {
+        if self.inv_denom == R::ZERO {
+            return None; // both ends pinned
+        }
+        let (a, b) = (self.a as usize, self.b as usize);
+        let d = p.pos[a] - p.pos[b];
+        let len2 = d.length_squared();
+        if len2 <= R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON {
+            return None;
+        }
+        let (len, inv_len) = len2.sqrt_recip();
+        Some((a, b, d, len - self.rest, inv_len))
+    }
+
+    /// Accumulates `Δλ` and moves both ends along `n` by their inverse masses.
+    #[inline(always)]
+    fn apply<S: Space<Real = R>>(&mut self, p: &mut ParticleSet<S>, a: usize, b: usize, n: VecOf<S>, dl: R) {
         self.lambda += dl;
         let (wa, wb) = (p.inv_mass[a], p.inv_mass[b]);
         p.pos[a] += n * (wa * dl);
@@ -159,22 +172,9 @@ impl<R: Real> Distance<R> {
     #[inline]
     pub(crate) fn solve_rigid<S: Space<Real = R>>(&mut self, p: &mut ParticleSet<S>) {
         debug_assert!(self.is_rigid());
-        if self.inv_denom == R::ZERO {
-            return; // both ends pinned
-        }
-        let (a, b) = (self.a as usize, self.b as usize);
-        let d = p.pos[a] - p.pos[b];
-        let len2 = d.length_squared();
-        if len2 <= R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON {
-            return;
-        }
-        let (len, inv_len) = len2.sqrt_recip();
-        let c = len - self.rest;
+        let Some((a, b, d, c, inv_len)) = self.violation(p) else { return };
         let n = d * inv_len;
         let dl = -c * self.inv_denom;
-        self.lambda += dl;
-        let (wa, wb) = (p.inv_mass[a], p.inv_mass[b]);
-        p.pos[a] += n * (wa * dl);
-        p.pos[b] -= n * (wb * dl);
+        self.apply(p, a, b, n, dl);
     }
 }
