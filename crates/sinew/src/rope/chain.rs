@@ -82,23 +82,31 @@ pub(crate) struct ChainScratch<S: Space> {
 /// Per-component positions, `[x, y, z]` (`z` empty-use in 2D).
 type Comps<'a, R> = [&'a [R]; 3];
 
-/// `len_j`, `inv_j = 1/len_j` of every link (`inv` = 0 for a zero-length link).
+/// `l2_j = |x_j − x_{j+1}|²` of every link.
 #[inline]
 #[allow(clippy::needless_range_loop)]
-fn link_lengths<R: Real>(three: bool, x: Comps<'_, R>, len: &mut [R], inv: &mut [R]) {
-    let m = len.len();
-    let inv = &mut inv[..m];
+fn squared_lengths<R: Real>(three: bool, x: Comps<'_, R>, l2: &mut [R]) {
+    let m = l2.len();
     let (a0, b0, a1, b1) = (&x[0][..m], &x[0][1..=m], &x[1][..m], &x[1][1..=m]);
     let (a2, b2) = (&x[2][..m], &x[2][1..=m]);
     for j in 0..m {
         let d0 = a0[j] - b0[j];
         let d1 = a1[j] - b1[j];
-        let mut l2 = d0 * d0 + d1 * d1;
+        let mut s = d0 * d0 + d1 * d1;
         if three {
             let d2 = a2[j] - b2[j];
-            l2 += d2 * d2;
+            s += d2 * d2;
         }
-        (len[j], inv[j]) = l2.sqrt_recip();
+        l2[j] = s;
+    }
+}
+
+/// `len_j`, `inv_j = 1/len_j` of every link (`inv` = 0 for a zero-length link).
+#[inline]
+fn link_lengths<R: Real>(three: bool, x: Comps<'_, R>, len: &mut [R], inv: &mut [R]) {
+    squared_lengths(three, x, len);
+    for (l, i) in len.iter_mut().zip(inv.iter_mut()) {
+        (*l, *i) = l.sqrt_recip();
     }
 }
 
@@ -199,27 +207,20 @@ fn apply<R: Real>(three: bool, n: Comps<'_, R>, dl: &[R], w: &[R], x: [&mut [R];
 }
 
 /// Whether every link that can move is within `tol` of its rest length, without square
-/// roots: `|d² − L²| ≤ 2·tol·L²`.
+/// roots: `|d² − L²| ≤ 2·tol·L²`. `l2` is scratch (one per link).
 #[inline]
 #[allow(clippy::needless_range_loop)]
-fn within_tolerance<R: Real>(three: bool, x: Comps<'_, R>, w: &[R], rest: &[R], tol: R) -> bool {
+fn within_tolerance<R: Real>(three: bool, x: Comps<'_, R>, w: &[R], rest: &[R], tol: R, l2: &mut [R]) -> bool {
     let m = rest.len();
+    let l2 = &mut l2[..m];
+    squared_lengths(three, x, l2);
     let zero = R::ZERO;
     let two_tol = tol + tol;
     let (wa, wb) = (&w[..m], &w[1..=m]);
-    let (a0, b0, a1, b1) = (&x[0][..m], &x[0][1..=m], &x[1][..m], &x[1][1..=m]);
-    let (a2, b2) = (&x[2][..m], &x[2][1..=m]);
     let mut violated = 0u32;
     for j in 0..m {
-        let d0 = a0[j] - b0[j];
-        let d1 = a1[j] - b1[j];
-        let mut l2 = d0 * d0 + d1 * d1;
-        if three {
-            let d2 = a2[j] - b2[j];
-            l2 += d2 * d2;
-        }
         let r2 = rest[j] * rest[j];
-        let bad = (wa[j] + wb[j] != zero) & ((l2 - r2).abs() > two_tol * r2);
+        let bad = (wa[j] + wb[j] != zero) & ((l2[j] - r2).abs() > two_tol * r2);
         violated += u32::from(bad);
     }
     violated == 0
@@ -324,7 +325,7 @@ pub(crate) fn solve_chain<S: Space>(
         }
     }
     // Convergence, on the positions just written.
-    within_tolerance(three, [x0, x1, x2], w, rest, tolerance)
+    within_tolerance(three, [x0, x1, x2], w, rest, tolerance, &mut sc.len[..m])
 }
 
 /// Solves the symmetric tridiagonal system with diagonal `diag` (`m`), off-diagonal `upper`
