@@ -171,6 +171,30 @@ macro_rules! impl_vector_ops {
     };
 }
 
+/// The components of a slice of `V` as one slice of `R` (`N` per element).
+///
+/// # Safety
+/// `V` must be `#[repr(C)]` with exactly `N` fields, all of type `R`. Size and alignment
+/// are then checked at compile time (no padding), so `[V]` of length n is exactly `[R]`
+/// of length `N·n`; the borrow is carried over.
+#[inline]
+unsafe fn components<V, R, const N: usize>(s: &[V]) -> &[R] {
+    const { assert!(size_of::<V>() == N * size_of::<R>() && align_of::<V>() == align_of::<R>()) };
+    // SAFETY: see the function's contract.
+    unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<R>(), N * s.len()) }
+}
+
+/// Mutable [`components`]; the exclusive borrow is carried over.
+///
+/// # Safety
+/// As for [`components`].
+#[inline]
+unsafe fn components_mut<V, R, const N: usize>(s: &mut [V]) -> &mut [R] {
+    const { assert!(size_of::<V>() == N * size_of::<R>() && align_of::<V>() == align_of::<R>()) };
+    // SAFETY: see the function's contract.
+    unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<R>(), N * s.len()) }
+}
+
 /// A 2D vector (x right, y up).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[repr(C)] // `Vector::flat` relies on two `R`s laid out back to back
@@ -321,17 +345,13 @@ impl<R: Real> Vector<R> for Vector2<R> {
     }
     #[inline]
     fn flat(s: &[Self]) -> &[R] {
-        const { assert!(size_of::<Self>() == 2 * size_of::<R>() && align_of::<Self>() == align_of::<R>()) };
-        // SAFETY: `#[repr(C)]` with two fields of `R` and (asserted above) no padding: a
-        // `[Vector2<R>]` of length n is exactly a `[R]` of length 2n, same alignment, and
-        // the borrow is carried over.
-        unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<R>(), 2 * s.len()) }
+        // SAFETY: `Vector2` is `#[repr(C)]` with two fields, all `R`.
+        unsafe { components::<Self, R, 2>(s) }
     }
     #[inline]
     fn flat_mut(s: &mut [Self]) -> &mut [R] {
-        const { assert!(size_of::<Self>() == 2 * size_of::<R>() && align_of::<Self>() == align_of::<R>()) };
-        // SAFETY: as in `flat`; the exclusive borrow is carried over.
-        unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<R>(), 2 * s.len()) }
+        // SAFETY: as in `flat`.
+        unsafe { components_mut::<Self, R, 2>(s) }
     }
 }
 
@@ -399,17 +419,13 @@ impl<R: Real> Vector<R> for Vector3<R> {
     }
     #[inline]
     fn flat(s: &[Self]) -> &[R] {
-        const { assert!(size_of::<Self>() == 3 * size_of::<R>() && align_of::<Self>() == align_of::<R>()) };
-        // SAFETY: `#[repr(C)]` with three fields of `R` and (asserted above) no padding: a
-        // `[Vector3<R>]` of length n is exactly a `[R]` of length 3n, same alignment, and
-        // the borrow is carried over.
-        unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<R>(), 3 * s.len()) }
+        // SAFETY: `Vector3` is `#[repr(C)]` with three fields, all `R`.
+        unsafe { components::<Self, R, 3>(s) }
     }
     #[inline]
     fn flat_mut(s: &mut [Self]) -> &mut [R] {
-        const { assert!(size_of::<Self>() == 3 * size_of::<R>() && align_of::<Self>() == align_of::<R>()) };
-        // SAFETY: as in `flat`; the exclusive borrow is carried over.
-        unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<R>(), 3 * s.len()) }
+        // SAFETY: as in `flat`.
+        unsafe { components_mut::<Self, R, 3>(s) }
     }
 }
 
