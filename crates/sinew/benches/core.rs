@@ -93,6 +93,11 @@ pub fn collider_scene<R: Real>() -> World<Space2<R>> {
 }
 
 fn bench_world<R: Real>(c: &mut Criterion, name: &str, make: fn() -> World<Space2<R>>) {
+    bench_world_batched(c, name, make, BatchSize::SmallInput);
+}
+
+/// One step of a fresh clone of `make()`'s world per iteration, clones made `batch` at a time.
+fn bench_world_batched<R: Real>(c: &mut Criterion, name: &str, make: fn() -> World<Space2<R>>, batch: BatchSize) {
     let base = make();
     let dt = R::from_f64(1.0 / 60.0);
     c.bench_function(&format!("{name}/{}", R::NAME), |b| {
@@ -101,7 +106,7 @@ fn bench_world<R: Real>(c: &mut Criterion, name: &str, make: fn() -> World<Space
             |w| {
                 black_box(w.step(dt).unwrap());
             },
-            BatchSize::SmallInput,
+            batch,
         )
     });
 }
@@ -111,17 +116,7 @@ fn bench_world<R: Real>(c: &mut Criterion, name: &str, make: fn() -> World<Space
 /// world every frame; `bench_world` prepares a batch of clones first, so each timed step
 /// starts with its world's memory cold.
 fn bench_world_warm<R: Real>(c: &mut Criterion, name: &str, make: fn() -> World<Space2<R>>) {
-    let base = make();
-    let dt = R::from_f64(1.0 / 60.0);
-    c.bench_function(&format!("{name}/warm/{}", R::NAME), |b| {
-        b.iter_batched_ref(
-            || base.clone(),
-            |w| {
-                black_box(w.step(dt).unwrap());
-            },
-            BatchSize::PerIteration,
-        )
-    });
+    bench_world_batched(c, &format!("{name}/warm"), make, BatchSize::PerIteration);
 }
 
 /// 1000 `humanoid16` ragdolls (16 000 particles, 19 000 bones, 10 000 angle limits) raining
