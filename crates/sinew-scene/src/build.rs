@@ -183,6 +183,9 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
         }
         def.iterations = n as u32;
     }
+    if let Some(d) = spec.plane_reuse {
+        def.plane_reuse = real::<S>(non_negative("plane_reuse", d)?);
+    }
     if let Some(d) = spec.damping {
         def.damping = real::<S>(non_negative("damping", d)?);
     }

@@ -42,6 +42,9 @@ pub struct SceneSpec {
     /// Default restitution; default 0.
     #[serde(default)]
     pub restitution: Option<f64>,
+    /// Contact-plane reuse distance (m); default 0.005.
+    #[serde(default)]
+    pub plane_reuse: Option<f64>,
     /// Particles.
     #[serde(default)]
     pub particles: Vec<ParticleSpec>,

@@ -22,10 +22,10 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 
 /// Committed results of 1000 frames. Recompute with
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
-const GOLDEN_2D: u64 = 0xfcff_21dc_0d72_455e;
-const GOLDEN_3D: u64 = 0x7123_fa36_0e37_341b;
-const GOLDEN_ROPE_2D: u64 = 0x61f2_c0a2_2ab9_ea18;
-const GOLDEN_RAGDOLL_2D: u64 = 0xadb0_6e98_5bf0_376e;
+const GOLDEN_2D: u64 = 0xc8d7_88d6_bbde_d8b0;
+const GOLDEN_3D: u64 = 0x569b_d1ac_909d_df7e;
+const GOLDEN_ROPE_2D: u64 = 0x7fbc_0b21_f5ab_43f1;
+const GOLDEN_RAGDOLL_2D: u64 = 0x07a1_0922_74a0_ee54;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {

@@ -13,7 +13,9 @@
 //!     repeat iterations times:
 //!       project distances, bending, tethers, attachments, joint limits   (in that order,
 //!                                                                        each in slot order)
-//!       first iteration: detect contacts (swept, against colliders at this substep's pose)
+//!       first iteration: detect contacts (the step's contact planes while a particle stays
+//!                        near its start, see below; else swept, against colliders at
+//!                        this substep's pose)
 //!       project contacts with static friction
 //!     v = (x − x_prev) / h
 //!     velocity pass: dynamic friction and restitution on this substep's contacts
@@ -22,6 +24,40 @@
 //! Everything iterates in slot order over plain vectors, so a step is a pure function of
 //! the world's state: the same inputs give bit-identical results on the same build, and,
 //! in fixed point, on every machine.
+//!
+//! # Contact planes
+//!
+//! Most contacts in a game scene are resting ones: a rope lying on the ground and draped
+//! over posts, ragdolls on a floor. Testing their shapes every substep finds the same
+//! contact again and again. So, like Box2D's and Obi's contacts computed once per step,
+//! each particle–collider pair gets a *plane* at the start of the step: with `q` the
+//! collider's point nearest the particle's start position `x₀`, `n` the outward normal
+//! there and `r` the particle radius,
+//!
+//! ```text
+//! n·x ≥ d,   d = n·q + r = n·x₀ − (dist(x₀) − r)
+//! ```
+//!
+//! The plane through `q` is a supporting plane of the convex shape (the whole shape lies
+//! behind it), so a particle held on its front side cannot penetrate — reusing it never
+//! lets anything through; its only error is a gap where the surface curves away under a
+//! particle that slides (`s²/2R` after sliding `s` over a radius `R`, the rounded corner of
+//! the inflated shape for a particle at a box corner). Each substep then costs one dot
+//! product per pair instead of a distance query, for as long as the particle stays within
+//! `ε = min(plane_reuse, r/2)` of `x₀` ([`WorldDef::plane_reuse`], 5 mm by default: a
+//! 0.3 mm gap after sliding the whole 5 mm around a 4 cm post). A particle predicted to
+//! move farther in the step (from its velocity and gravity), or that does move farther, or
+//! that starts deeper in than `ε`, is tested against the shapes every substep as before.
+//!
+//! Rope spans (see `rope::edge`) get the same treatment: the span's deepest point `t`,
+//! normal `n` and plane are found once per step, looked for `ε` beyond the contact reach
+//! (every point of the span moves at most `ε` while both ends do, and the distance to a
+//! shape is 1-Lipschitz, so a span clear by more cannot touch), and each substep keeps
+//! `n·((1 − t)·x_a + t·x_b) ≥ d`. A span that turns while it slides is held at a point up
+//! to `ε` from its true deepest point. As it starts at most `ε` deep in the inflated shape
+//! (a deeper one is tested every substep) and no point of it moves more than `ε`, its
+//! centre line stays at least `r − 2ε ≥ 0` from the shape: it never enters the shape
+//! proper, let alone cuts through a post.
 
 use crate::arena::Arena;
 use crate::collider::{BroadPhase, Collider, ColliderDef, ColliderHandle, Proximity, Shape, ShapeQuery};
@@ -62,6 +98,11 @@ pub struct WorldDef<S: Space> {
     /// Longest step accepted (s); longer steps are clamped to it (documented safety clamp:
     /// a hitch of several frames must not explode the simulation). Default 0.1 s.
     pub max_time_step: RealOf<S>,
+    /// Contact planes are reused across a step's substeps while a particle stays within
+    /// this distance (m) of where the step started — and within half its radius — instead
+    /// of testing the shapes again every substep (see "Contact planes" in the module docs).
+    /// 0 tests every substep. Default 5 mm.
+    pub plane_reuse: RealOf<S>,
 }
 
 impl<S: Space> Default for WorldDef<S> {
@@ -78,6 +119,7 @@ impl<S: Space> Default for WorldDef<S> {
             restitution: RealOf::<S>::ZERO,
             constraint_order: ConstraintOrder::Sequential,
             max_time_step: RealOf::<S>::from_ratio(1, 10),
+            plane_reuse: RealOf::<S>::from_ratio(5, 1000),
         }
     }
 }
@@ -93,7 +135,7 @@ impl<S: Space> WorldDef<S> {
         if self.iterations == 0 || self.iterations > 1024 {
             return Err(SinewError::InvalidParameter { what: "iterations", reason: "must be in 1..=1024" });
         }
-        for (v, what) in [(self.damping, "damping"), (self.friction, "friction")] {
+        for (v, what) in [(self.damping, "damping"), (self.friction, "friction"), (self.plane_reuse, "plane_reuse")] {
             if !v.is_finite() || v < zero {
                 return Err(SinewError::InvalidParameter { what, reason: "must be finite and ≥ 0" });
             }
@@ -201,6 +243,20 @@ struct Probe<R> {
     margin2: R,
 }
 
+/// A particle–collider pair gathered for a step (see `Scratch::pairs`).
+#[derive(Clone, Copy, Debug)]
+struct Pair<S: Space> {
+    /// Collider slot.
+    slot: u32,
+    /// Squared clearance at the start of the step (0 for a moving collider).
+    clear2: RealOf<S>,
+    /// The contact plane at the start of the step, `normal·x ≥ d` (world frame): the
+    /// collider's supporting plane at its point nearest the particle, moved out by the
+    /// particle's radius. Zero normal: none (a moving collider, or no defined normal).
+    normal: VecOf<S>,
+    d: RealOf<S>,
+}
+
 /// One particle slot's broad-phase cache (see `Scratch::fat`), in one record so that the
 /// once-per-step gathering reads and writes one array per particle instead of five.
 #[derive(Clone, Copy, Debug)]
@@ -270,7 +326,11 @@ struct Scratch<S: Space> {
     /// of the step (0 for a moving collider). Distance to a shape is 1-Lipschitz, so while
     /// both ends of a substep's path stay closer than that to the start position the
     /// collider cannot touch the particle or be crossed by it, and the test is skipped.
-    pairs: Vec<(u32, RealOf<S>)>,
+    pairs: Vec<Pair<S>>,
+    /// Per particle slot: the squared distance it may move from its step-start position
+    /// with its contact planes reused (see "Contact planes" in the module docs); 0: tests
+    /// every substep.
+    pub(crate) plane2: Vec<RealOf<S>>,
     /// Broad-phase results kept across steps (Box2D's "fat AABB" idea), per particle slot
     /// (see [`FatEntry`]): the enlarged box its candidates were last queried with and their
     /// range in `fat_next` (this step's lists; `fat_items` holds the previous step's).
@@ -1018,6 +1078,8 @@ impl<S: Space> World<S> {
         let prev_epoch = sc.gather_epoch;
         sc.gather_epoch += 1;
         let epoch = sc.gather_epoch;
+        sc.plane2.clear();
+        sc.plane2.resize(self.particles.pos.len(), RealOf::<S>::ZERO);
         if self.colliders.is_empty() {
             return;
         }
@@ -1057,6 +1119,12 @@ impl<S: Space> World<S> {
             let margin = reach + RealOf::<S>::from_ratio(1, 100);
             let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
             let (x, r) = (ps.pos[k], ps.radius[k]);
+            // Contact planes for the step: within `plane_reuse`, half the radius and the
+            // gathered margin of the start (a collider past the margin is not in the list);
+            // 0 when the particle's predicted motion already goes farther.
+            let reuse = self.def.plane_reuse.min(r * RealOf::<S>::HALF).min(margin);
+            let predicted = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub * RealOf::<S>::HALF) * dt;
+            sc.plane2[k] = if predicted < reuse { reuse.sq() } else { zero };
             let reach = margin + r + extra;
             let mv = VecOf::<S>::splat(reach);
             let q = Aabb { min: x - mv, max: x + mv };
@@ -1096,16 +1164,22 @@ impl<S: Space> World<S> {
                     return;
                 }
                 if moving {
-                    sc.pairs.push((slot, zero));
+                    sc.pairs.push(Pair { slot, clear2: zero, normal: VecOf::<S>::ZERO, d: zero });
                     return;
                 }
                 let local = col.rotation.inverse_rotate(x - col.position);
+                let prox = closest(&col.shape, local);
                 // Less a hair for the rounding in the distance query.
-                let clear = closest(&col.shape, local).distance - r - RealOf::<S>::GEOMETRIC_EPSILON;
+                let clear = prox.distance - r - RealOf::<S>::GEOMETRIC_EPSILON;
+                // A plane only for a particle near the surface: one deeper in is pushed out
+                // substep by substep, along the nearest surface at each.
+                let normal =
+                    if prox.distance >= r - reuse { col.rotation.rotate(prox.normal) } else { VecOf::<S>::ZERO };
+                let d = normal.dot(x) - (prox.distance - r);
                 // Kept or not without a branch (which side a particle is on is hard to
                 // predict): pushed, then cut off again when too far.
                 let before = sc.pairs.len();
-                sc.pairs.push((slot, clear.max(zero).sq()));
+                sc.pairs.push(Pair { slot, clear2: clear.max(zero).sq(), normal, d });
                 sc.pairs.truncate(before + usize::from(clear <= margin));
             };
             for &u in &unbounded {
@@ -1120,6 +1194,13 @@ impl<S: Space> World<S> {
             let pairs_end = sc.pairs.len() as u32;
             sc.probes.push(Probe { particle: k as u32, pairs_end, margin2: margin.sq() });
         }
+    }
+
+    /// How far particle slot `k` may move from its step-start position with its contact
+    /// planes reused (see "Contact planes" in the module docs), squared; 0: none.
+    #[inline]
+    pub(crate) fn plane_reuse2(&self, k: usize) -> RealOf<S> {
+        self.scratch.plane2.get(k).copied().unwrap_or(RealOf::<S>::ZERO)
     }
 
     /// Appends the broad-phase entries (indices into its bounded list) gathered this step
@@ -1161,6 +1242,23 @@ impl<S: Space> World<S> {
             let (x, xp, x0) = (pos[k], prev[k], start[k]);
             // The substep's path runs from `xp` to `x`; how far it gets from the start.
             let reach2 = (x - x0).length_squared().max((xp - x0).length_squared());
+            if reach2 <= sc.plane2[k] {
+                // Still near the start: the step's contact planes (see the module docs).
+                for p in pairs {
+                    if p.normal == VecOf::<S>::ZERO {
+                        if reach2 >= p.clear2
+                            && let Some(col) = self.colliders.values[p.slot as usize].as_ref()
+                        {
+                            test.test(k, p.slot, col, contacts);
+                        }
+                    } else if p.normal.dot(x) < p.d
+                        && let Some(col) = self.colliders.values[p.slot as usize].as_ref()
+                    {
+                        contacts.push(test.contact(k, p.slot, col, p.normal, p.d, VecOf::<S>::ZERO));
+                    }
+                }
+                continue;
+            }
             if reach2 > margin2 {
                 // Left the region gathered for this step: query its swept box now.
                 let groups = ps.groups[k];
@@ -1183,12 +1281,12 @@ impl<S: Space> World<S> {
                 continue;
             }
             // The gathered pairs passed the group filter; their colliders exist all step.
-            for &(slot, clear2) in pairs {
-                if reach2 < clear2 {
+            for p in pairs {
+                if reach2 < p.clear2 {
                     continue;
                 }
-                if let Some(col) = self.colliders.values[slot as usize].as_ref() {
-                    test.test(k, slot, col, contacts);
+                if let Some(col) = self.colliders.values[p.slot as usize].as_ref() {
+                    test.test(k, p.slot, col, contacts);
                 }
             }
         }
@@ -1344,6 +1442,22 @@ impl<S: Space> ContactTest<'_, S> {
         } else {
             VecOf::<S>::ZERO
         };
+        out.push(self.contact(k, slot, col, n, n.dot(qw), v_col));
+    }
+
+    /// The contact of particle `k` with collider `col` (in slot `slot`) on the plane
+    /// `n·x ≥ d`, whose surface moves at `v_col`.
+    #[inline]
+    fn contact(
+        &self,
+        k: usize,
+        slot: u32,
+        col: &Collider<S>,
+        n: VecOf<S>,
+        d: RealOf<S>,
+        v_col: VecOf<S>,
+    ) -> Contact<S> {
+        let ps = self.particles;
         let mu_d = match (ps.friction[k], col.friction) {
             (Some(a), Some(b)) => (a * b).sqrt(),
             (Some(a), None) | (None, Some(a)) => a,
@@ -1351,18 +1465,18 @@ impl<S: Space> ContactTest<'_, S> {
         };
         let mu_s = col.static_friction.or(self.def.static_friction).unwrap_or(mu_d).max(mu_d);
         let restitution = col.restitution.unwrap_or(self.def.restitution);
-        out.push(Contact {
+        Contact {
             particle: k as u32,
             collider: slot,
             normal: n,
-            d: n.dot(qw),
-            dn: zero,
+            d,
+            dn: RealOf::<S>::ZERO,
             vn_pre: n.dot(ps.vel[k] - v_col),
             v_col,
             mu_s,
             mu_d,
             restitution,
-        });
+        }
     }
 }
 
@@ -1458,6 +1572,42 @@ fn check_params<R: Real>(vals: &[(R, &'static str)]) -> Result<(), SinewError> {
 #[cfg(test)]
 mod tests {
     use super::interleaved_order;
+
+    /// The step's contact planes (module docs, "Contact planes"): kept for a slow particle
+    /// near a surface, at that surface's supporting plane; not for one predicted to move
+    /// farther than the reuse distance, nor for one deep inside.
+    #[test]
+    fn contact_planes_are_kept_for_slow_particles_near_a_surface_only() {
+        use crate::collider::{ColliderDef, Shape};
+        use crate::math::Vector2;
+        use crate::particle::ParticleDef;
+        use crate::space::Space2;
+        let v = Vector2::<f64>::new;
+        let mut w = super::World::<Space2<f64>>::new(super::WorldDef::default()).unwrap();
+        w.add_collider(&ColliderDef::new(Shape::cuboid(v(1.0, 0.5)).unwrap())).unwrap();
+        let r = 0.05;
+        let resting = w.add_particle(&ParticleDef::at(v(0.0, 0.5 + r)).radius(r)).unwrap();
+        let fast = w.add_particle(&ParticleDef::at(v(0.5, 0.5 + r)).radius(r).velocity(v(1.0, 0.0))).unwrap();
+        let deep = w.add_particle(&ParticleDef::at(v(-0.5, 0.3)).radius(r)).unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        let sc = &w.scratch;
+        let pairs_of = |k: usize| {
+            let i = sc.probes.iter().position(|p| p.particle as usize == k).unwrap();
+            let lo = if i == 0 { 0 } else { sc.probes[i - 1].pairs_end as usize };
+            &sc.pairs[lo..sc.probes[i].pairs_end as usize]
+        };
+        // Resting: 5 mm of reuse (below r/2 and the gathered margin), on the top face.
+        assert_eq!(sc.plane2[resting.index()], 0.005f64 * 0.005);
+        let p = pairs_of(resting.index())[0];
+        assert_eq!(p.normal, v(0.0, 1.0));
+        assert!((p.d - (0.5 + r)).abs() < 1e-15, "{}", p.d);
+        // Fast: 1 m/s covers 17 mm in the step, more than 5 mm: tested every substep.
+        assert_eq!(sc.plane2[fast.index()], 0.0);
+        // Deep inside (20 cm below the top face, past r/2): no plane, pushed out substep
+        // by substep.
+        assert!(sc.plane2[deep.index()] > 0.0);
+        assert_eq!(pairs_of(deep.index())[0].normal, v(0.0, 0.0));
+    }
 
     #[test]
     fn interleaving_keeps_each_group_in_slot_order_and_alternates_groups() {

@@ -138,6 +138,9 @@ fn bad_input_is_rejected_not_propagated() {
     assert_eq!(w.step(f64::NAN), Err(SinewError::InvalidTimeStep));
     assert!(World2d::new(WorldDef { substeps: 0, ..WorldDef::default() }).is_err());
     assert!(World2d::new(WorldDef { restitution: 2.0, ..WorldDef::default() }).is_err());
+    for plane_reuse in [-0.001, f64::NAN, f64::INFINITY] {
+        assert!(World2d::new(WorldDef { plane_reuse, ..WorldDef::default() }).is_err(), "{plane_reuse}");
+    }
     // An absurd step is clamped and reported, not exploded.
     let report = w.step(1e6).unwrap();
     assert!(report.clamped_dt);

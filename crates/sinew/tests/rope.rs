@@ -569,3 +569,46 @@ fn a_span_near_a_post_keeps_its_speculative_contact() {
         assert!(contacts > 0, "step {step}: the span's speculative contact was culled");
     }
 }
+
+/// A rope (radius 1 cm, particles 5 cm apart) pinned at one end runs level to a post
+/// 3 cm across and hangs down behind it; the pinned end is pulled away slowly, 2 mm per
+/// step, so the rope slides over the post on the step's contact planes (see
+/// `WorldDef::plane_reuse`). Returns the smallest distance between any span's centre line
+/// and the post's surface over the run, and the final position of the hanging end.
+fn slow_pull_over_a_post(plane_reuse: f64) -> (f64, DVec2) {
+    let mut w = World2d::new(WorldDef { plane_reuse, friction: 0.3, damping: 0.5, ..WorldDef::default() }).unwrap();
+    let post = 0.015;
+    w.add_collider(&ColliderDef::new(Shape::ball(post).unwrap())).unwrap();
+    let v = DVec2::new;
+    let def = RopeDef::along(vec![v(-0.5, 0.026), v(0.026, 0.026), v(0.026, -1.0)]).segments(30).mass(0.3).radius(0.01);
+    let h = w.add_rope(&def.pin_start()).unwrap();
+    let ps: Vec<_> = w.rope(h).unwrap().particles().to_vec();
+    let mut closest = f64::MAX;
+    for frame in 0..210 {
+        if frame >= 60 {
+            let x = w.particles().position(ps[0]).unwrap();
+            w.particles_mut().set_kinematic_target(ps[0], x + v(-0.002, 0.0)).unwrap();
+        }
+        w.step(DT).unwrap();
+        for s in ps.windows(2) {
+            let (a, b) = (w.particles().position(s[0]).unwrap(), w.particles().position(s[1]).unwrap());
+            let t = (-a.dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+            closest = closest.min(a.lerp(b, t).length() - post);
+        }
+    }
+    (closest, w.particles().position(ps[30]).unwrap())
+}
+
+#[test]
+fn a_rope_pulled_slowly_over_a_post_on_contact_planes_keeps_its_centre_line_out_of_it() {
+    let (closest, end) = slow_pull_over_a_post(0.005);
+    let (closest_exact, end_exact) = slow_pull_over_a_post(0.0);
+    // The guaranteed bound is r − 2ε = 0 (the centre line never enters the post); in
+    // practice a span sinks a fraction of a millimetre into the rope radius (measured:
+    // 9.76 mm from the surface with planes, 9.98 mm without).
+    assert!(closest >= 0.009, "a span's centre line came within {closest} m of the post");
+    assert!(closest_exact >= 0.0, "a span's centre line came {closest_exact} m into the post (no planes)");
+    // The rope slid over the post (its end rose by the 30 cm pulled), alike either way.
+    assert!(end_exact.y > -0.8, "the hanging end did not rise: {end_exact:?}");
+    assert!((end - end_exact).length() < 0.01, "hanging end at {end:?} with planes, {end_exact:?} without");
+}

@@ -1,7 +1,7 @@
 //! The world's rope API and the rope parts of the step.
 
 use super::chain::{ChainRef, solve_chain};
-use super::edge::{contact_reach, swept_segment_contact};
+use super::edge::{SpanStep, contact_reach, span_step_contact, swept_segment_contact};
 use super::{Rope, RopeDef, RopeHandle, RopePoint};
 use crate::SinewError;
 use crate::constraint::{Bending, SubstepContext};
@@ -22,6 +22,22 @@ pub(crate) struct EdgeScratch<S: Space> {
     /// `min(d_a, d_b) − |ab|/2`; and while neither end moves farther than the clearance
     /// from where the step started, no point of the span does, so the test is skipped.
     clear2: Vec<RealOf<S>>,
+    /// Per segment: how far (squared) both ends may move from their step-start positions
+    /// with `planes` in force (0: never).
+    reuse2: Vec<RealOf<S>>,
+    /// Per item: the span's contact for the step (world frame), see `span_step_contact`.
+    planes: Vec<ItemPlane<S>>,
+}
+
+/// A span–collider item's contact for the step, in the world frame.
+#[derive(Clone, Copy, Debug)]
+enum ItemPlane<S: Space> {
+    /// Tested every substep.
+    Test,
+    /// Clear while the ends stay within the segment's reuse distance.
+    Clear,
+    /// `n·p(t) ≥ d` while the ends stay within the segment's reuse distance.
+    Plane { t: RealOf<S>, normal: VecOf<S>, d: RealOf<S> },
 }
 
 /// A span contact for one substep: keep `n·((1−t)·x_a + t·x_b) ≥ d`.
@@ -191,6 +207,7 @@ impl<S: Space> World<S> {
 
     /// Rope work at the start of a step: wake ropes that are touched (a force, a driven
     /// particle, a moving collider nearby), apply wind drag as a force.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn ropes_begin_step(&mut self) {
         if self.ropes.is_empty() {
             return;
@@ -261,6 +278,7 @@ impl<S: Space> World<S> {
     }
 
     /// The rope constraints for one iteration: the exact chain solve, bending, tethers.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn solve_ropes(&mut self, ctx: &SubstepContext<RealOf<S>>, first: bool) {
         let zero = RealOf::<S>::ZERO;
         let tolerance = RealOf::<S>::from_ratio(1, 1000);
@@ -306,12 +324,15 @@ impl<S: Space> World<S> {
 
     /// Once per step: the segments that can collide and, for each, the colliders gathered
     /// for its two particles (deduplicated), as indices into the broad phase's list.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn gather_edge_candidates(&mut self) {
         let mut es = core::mem::take(&mut self.edge_scratch);
         es.segs.clear();
         es.start.clear();
         es.items.clear();
         es.clear2.clear();
+        es.reuse2.clear();
+        es.planes.clear();
         if !self.ropes.is_empty() && !self.colliders.is_empty() {
             let mut cands = Vec::new();
             for (h, r) in self.ropes.iter() {
@@ -337,21 +358,43 @@ impl<S: Space> World<S> {
                     es.items.extend_from_slice(&cands);
                     let (xa, xb) = (ps.pos[a], ps.pos[b]);
                     let half = (xb - xa).length() * RealOf::<S>::HALF;
+                    // Both ends near their start for the whole step (predicted): the span's
+                    // contacts are found once, for the step.
+                    let reuse2 = self.plane_reuse2(a).min(self.plane_reuse2(b));
+                    let reuse = if reuse2 > RealOf::<S>::ZERO { reuse2.sqrt() } else { RealOf::<S>::ZERO };
+                    es.reuse2.push(reuse2);
                     for &bi in &cands {
                         let slot = self.broad_phase.bounded[bi as usize].0;
-                        let clear = match self.colliders.values[slot as usize].as_ref() {
+                        let (clear, plane) = match self.colliders.values[slot as usize].as_ref() {
                             Some(col) if !col.is_moving() => {
                                 let local = |x: VecOf<S>| col.rotation.inverse_rotate(x - col.position);
-                                let d =
-                                    col.shape.closest(local(xa)).distance.min(col.shape.closest(local(xb)).distance);
+                                let (la, lb) = (local(xa), local(xb));
+                                let d = col.shape.closest(la).distance.min(col.shape.closest(lb).distance);
                                 // Against the reach at which the span test gives a contact
                                 // (speculative beyond the radius for balls and capsules).
                                 let reach = contact_reach(&col.shape, col.half_thickness, r.radius);
-                                (d - half - reach - RealOf::<S>::GEOMETRIC_EPSILON).max(RealOf::<S>::ZERO)
+                                let clear = (d - half - reach - RealOf::<S>::GEOMETRIC_EPSILON).max(RealOf::<S>::ZERO);
+                                let plane = if reuse2 == RealOf::<S>::ZERO {
+                                    ItemPlane::Test
+                                } else if reuse < clear || !ps.groups[a].test(col.groups) {
+                                    ItemPlane::Clear
+                                } else {
+                                    match span_step_contact(&col.shape, col.half_thickness, la, lb, r.radius, reuse) {
+                                        SpanStep::Test => ItemPlane::Test,
+                                        SpanStep::Clear => ItemPlane::Clear,
+                                        SpanStep::Plane { t, normal, target } => {
+                                            let n = col.rotation.rotate(normal);
+                                            let q = col.position + col.rotation.rotate(target);
+                                            ItemPlane::Plane { t, normal: n, d: n.dot(q) }
+                                        }
+                                    }
+                                };
+                                (clear, plane)
                             }
-                            _ => RealOf::<S>::ZERO,
+                            _ => (RealOf::<S>::ZERO, ItemPlane::Test),
                         };
                         es.clear2.push(clear * clear);
+                        es.planes.push(plane);
                     }
                 }
             }
@@ -368,6 +411,7 @@ impl<S: Space> World<S> {
     /// The clearance skip stays exact for the swept test: every intermediate position of
     /// an end lies on its substep path, no farther from its step-start position than the
     /// farther of the path's two ends, which is what `reach2` measures.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn detect_edge_contacts(&mut self, f1: RealOf<S>) {
         self.edge_contacts.clear();
         let es = &self.edge_scratch;
@@ -392,10 +436,25 @@ impl<S: Space> World<S> {
                 (ps.pos[k] - x0).length_squared().max((ps.prev[k] - x0).length_squared())
             };
             let reach2 = moved(a).max(moved(b));
+            let reuse = reach2 <= es.reuse2[i];
             let (lo, hi) = (es.start[i] as usize, es.start[i + 1] as usize);
-            for (&bi, &clear2) in es.items[lo..hi].iter().zip(&es.clear2[lo..hi]) {
+            for ((&bi, &clear2), plane) in es.items[lo..hi].iter().zip(&es.clear2[lo..hi]).zip(&es.planes[lo..hi]) {
                 if reach2 < clear2 {
                     continue;
+                }
+                if reuse {
+                    match *plane {
+                        ItemPlane::Test => {}
+                        ItemPlane::Clear => continue,
+                        ItemPlane::Plane { t, normal, d } => {
+                            let slot = self.broad_phase.bounded[bi as usize].0;
+                            let Some(col) = self.colliders.values[slot as usize].as_ref() else { continue };
+                            let mu = span_friction(r.friction, col.friction, self.def.friction);
+                            let (a, b) = (a as u32, b as u32);
+                            self.edge_contacts.push(EdgeContact { a, b, t, normal, d, dn: RealOf::<S>::ZERO, mu });
+                            continue;
+                        }
+                    }
                 }
                 let (slot, bb) = self.broad_phase.bounded[bi as usize];
                 let Some(col) = self.colliders.values[slot as usize].as_ref() else { continue };
@@ -420,11 +479,7 @@ impl<S: Space> World<S> {
                 let Some(hit) = swept else { continue };
                 let n = r1.rotate(hit.normal);
                 let q = p1 + r1.rotate(hit.target);
-                let mu = match (r.friction, col.friction) {
-                    (Some(x), Some(y)) => (x * y).sqrt(),
-                    (Some(x), None) | (None, Some(x)) => x,
-                    (None, None) => self.def.friction,
-                };
+                let mu = span_friction(r.friction, col.friction, self.def.friction);
                 let contact =
                     |t| EdgeContact { a: a as u32, b: b as u32, t, normal: n, d: n.dot(q), dn: RealOf::<S>::ZERO, mu };
                 if hit.crossed {
@@ -439,6 +494,7 @@ impl<S: Space> World<S> {
     }
 
     /// Projects span contacts, with Coulomb friction on the contact point's motion.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn solve_edge_contacts(&mut self) {
         let zero = RealOf::<S>::ZERO;
         let one = RealOf::<S>::ONE;
@@ -479,6 +535,7 @@ impl<S: Space> World<S> {
     }
 
     /// End of step: tear overloaded segments, update sleep.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn ropes_end_step(&mut self) {
         if self.ropes.is_empty() {
             return;
@@ -521,6 +578,17 @@ impl<S: Space> World<S> {
                 }
             }
         }
+    }
+}
+
+/// Friction of a span contact: the geometric mean of the rope's and the collider's
+/// coefficients, either one alone, or the world's default.
+#[inline]
+fn span_friction<R: Real>(rope: Option<R>, collider: Option<R>, default: R) -> R {
+    match (rope, collider) {
+        (Some(x), Some(y)) => (x * y).sqrt(),
+        (Some(x), None) | (None, Some(x)) => x,
+        (None, None) => default,
     }
 }
 

@@ -30,6 +30,11 @@
 //! between two of its particles. Against balls and capsules the contact at the current
 //! positions is speculative within that spacing, so a neighbouring span's push cannot
 //! carry a span into the post unopposed.
+//!
+//! A span whose ends stay within a few millimetres of where the step started (a rope at
+//! rest on its colliders, most of the time) is not tested every substep: its contact is
+//! found once for the step and kept as a plane (`span_step_contact`; the bounds are under
+//! "Contact planes" in the world's module docs).
 
 use crate::collider::{Shape, closest_on_segment};
 use crate::math::{Real, Vector};
@@ -249,6 +254,45 @@ fn deepest_point<S: Space>(
             let n = if len > zero { n } else { prox.normal };
             Some((t, n, n.dot(p) - n.dot(shape.support(n))))
         }
+    }
+}
+
+/// A span's contact for a whole step (see "Contact planes" in the world's docs), from
+/// [`span_step_contact`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum SpanStep<S: Space> {
+    /// No step plane: the span is tested every substep.
+    Test,
+    /// Clear of the collider while its ends stay within the reuse distance.
+    Clear,
+    /// Keep `n·p(t) ≥ n·target` (local frame) while its ends stay within the reuse distance.
+    Plane { t: RealOf<S>, normal: VecOf<S>, target: VecOf<S> },
+}
+
+/// The contact of the span `a–b` (local frame, at the start of a step) that holds for the
+/// step while neither end moves farther than `reuse` from here. Every point of the span
+/// then moves at most `reuse`, and the signed distance to a shape is 1-Lipschitz, so the
+/// contact is looked for within `reuse` beyond [`contact_reach`] (a speculative plane:
+/// it acts only if the span comes that close). With the deepest point and its normal
+/// fixed for the step, a span that turns while it slides is held at a point up to
+/// `reuse` from the true deepest one; as `reuse` is at most half the radius and a span
+/// more than `reuse` deep is left to the per-substep test, its centre line stays out of
+/// the shape proper.
+pub(crate) fn span_step_contact<S: Space>(
+    shape: &Shape<S>,
+    half_thickness: RealOf<S>,
+    a: VecOf<S>,
+    b: VecOf<S>,
+    radius: RealOf<S>,
+    reuse: RealOf<S>,
+) -> SpanStep<S> {
+    let reach = contact_reach(shape, half_thickness, radius) + reuse;
+    match span_deepest(shape, a, b, reach) {
+        None => SpanStep::Clear,
+        // Through a centre or an axis, or deeper in than the reuse distance (pushed out
+        // substep by substep, along the deepest point's normal at each).
+        Some((_, normal, dist)) if normal == VecOf::<S>::ZERO || dist < radius - reuse => SpanStep::Test,
+        Some((t, normal, dist)) => SpanStep::Plane { t, normal, target: a.lerp(b, t) + normal * (radius - dist) },
     }
 }
 
