@@ -327,6 +327,11 @@ struct Scratch<S: Space> {
     /// both ends of a substep's path stay closer than that to the start position the
     /// collider cannot touch the particle or be crossed by it, and the test is skipped.
     pairs: Vec<Pair<S>>,
+    /// Per particle slot: for a colliding particle with no pairs this step (nothing
+    /// within its margin — most of a swinging rope, a falling ragdoll), its squared margin;
+    /// `MAX` for every other slot. Such particles get no probe: one branch-free pass over
+    /// all slots per substep finds any that left their region instead.
+    lonely2: Vec<RealOf<S>>,
     /// Per particle slot: the squared distance it may move from its step-start position
     /// with its contact planes reused (see "Contact planes" in the module docs); 0: tests
     /// every substep.
@@ -1080,6 +1085,8 @@ impl<S: Space> World<S> {
         let epoch = sc.gather_epoch;
         sc.plane2.clear();
         sc.plane2.resize(self.particles.pos.len(), RealOf::<S>::ZERO);
+        sc.lonely2.clear();
+        sc.lonely2.resize(self.particles.pos.len(), RealOf::<S>::MAX);
         if self.colliders.is_empty() {
             return;
         }
@@ -1192,7 +1199,11 @@ impl<S: Space> World<S> {
                 }
             }
             let pairs_end = sc.pairs.len() as u32;
-            sc.probes.push(Probe { particle: k as u32, pairs_end, margin2: margin.sq() });
+            if sc.probes.last().map_or(0, |p| p.pairs_end) == pairs_end {
+                sc.lonely2[k] = margin.sq();
+            } else {
+                sc.probes.push(Probe { particle: k as u32, pairs_end, margin2: margin.sq() });
+            }
         }
     }
 
@@ -1234,6 +1245,39 @@ impl<S: Space> World<S> {
         let test = ContactTest { particles: ps, def: &self.def, f0, f1, inv_h };
         let contacts = &mut self.contacts;
         let (pos, prev, start) = (&ps.pos[..], &ps.prev[..], &ps.step_start[..]);
+        // A particle that left the region gathered for this step: its swept box is
+        // queried now.
+        let mut requery = |k: usize, buf: &mut Vec<u32>, contacts: &mut Vec<Contact<S>>| {
+            let (x, xp) = (pos[k], prev[k]);
+            let groups = ps.groups[k];
+            let mut test_any = |slot: u32| {
+                if let Some(col) = self.colliders.values[slot as usize].as_ref()
+                    && groups.test(col.groups)
+                {
+                    test.test(k, slot, col, contacts);
+                }
+            };
+            for &slot in &self.broad_phase.unbounded {
+                test_any(slot);
+            }
+            let r = VecOf::<S>::splat(ps.radius[k]);
+            let q = Aabb { min: x.min_elem(xp) - r, max: x.max_elem(xp) + r };
+            self.broad_phase.query::<RealOf<S>>(&q, buf);
+            for &b in buf.iter() {
+                test_any(self.broad_phase.bounded[b as usize].0);
+            }
+        };
+        // Particles without pairs: only whether one left its region (rare), in one pass
+        // without branches, then a search for which.
+        let reach2 = |k: usize| (pos[k] - start[k]).length_squared().max((prev[k] - start[k]).length_squared());
+        let lonely = &sc.lonely2[..pos.len()];
+        if lonely.iter().enumerate().fold(false, |any, (k, &m2)| any | (reach2(k) > m2)) {
+            for (k, &m2) in lonely.iter().enumerate() {
+                if reach2(k) > m2 {
+                    requery(k, &mut sc.requery, contacts);
+                }
+            }
+        }
         let mut lo = 0;
         for &Probe { particle: k, pairs_end, margin2 } in &sc.probes {
             let k = k as usize;
@@ -1260,24 +1304,7 @@ impl<S: Space> World<S> {
                 continue;
             }
             if reach2 > margin2 {
-                // Left the region gathered for this step: query its swept box now.
-                let groups = ps.groups[k];
-                let mut test_any = |slot: u32| {
-                    if let Some(col) = self.colliders.values[slot as usize].as_ref()
-                        && groups.test(col.groups)
-                    {
-                        test.test(k, slot, col, contacts);
-                    }
-                };
-                for &slot in &self.broad_phase.unbounded {
-                    test_any(slot);
-                }
-                let r = VecOf::<S>::splat(ps.radius[k]);
-                let q = Aabb { min: x.min_elem(xp) - r, max: x.max_elem(xp) + r };
-                self.broad_phase.query::<RealOf<S>>(&q, &mut sc.requery);
-                for &b in &sc.requery {
-                    test_any(self.broad_phase.bounded[b as usize].0);
-                }
+                requery(k, &mut sc.requery, contacts);
                 continue;
             }
             // The gathered pairs passed the group filter; their colliders exist all step.
@@ -1413,23 +1440,48 @@ impl<S: Space> ContactTest<'_, S> {
             r1.inverse_rotate(xp - p1)
         };
         let zero = RealOf::<S>::ZERO;
+        // Where the substep's path `lxp → lx` entered the shape: the contact normal and
+        // the point the particle must be held at. From outside the inflated shape, its
+        // entry into it. From a start that touches it — a resting particle sits on the
+        // inflated surface, within rounding either side — the ray would start inside, so
+        // the entry into the shape inflated by half the radius is taken instead, held on
+        // the parallel plane half a radius farther out (a supporting plane of the fully
+        // inflated shape): a particle resting on a plank and yanked through it in one
+        // substep is stopped, while one sliding along a face or leaving it never enters
+        // the half-inflated shape.
+        let entry = || {
+            let start = col.shape.closest(lxp).distance;
+            let half = r * RealOf::<S>::HALF;
+            if start >= r
+                && let Some(hit) = col.shape.raycast(lxp, lx, r)
+            {
+                return Some((hit.normal, lxp + (lx - lxp) * hit.fraction));
+            }
+            // (Also for a start exactly on the inflated surface, which the ray may count
+            // as inside.)
+            if start > half && start < r + half {
+                return col
+                    .shape
+                    .raycast(lxp, lx, half)
+                    .map(|hit| (hit.normal, lxp + (lx - lxp) * hit.fraction + hit.normal * half));
+            }
+            None
+        };
         let hit = if prox.distance < r {
-            // Penetrating now. If the particle was outside at the start of the substep, the
-            // contact plane comes from where its path entered (robust for thin walls);
-            // otherwise from the nearest surface.
-            // Only a move longer than the shape's half thickness can have crossed its middle
-            // and made the nearest surface the wrong one; shorter moves skip the raycast.
+            // Penetrating now. If the path entered the shape during the substep, the
+            // contact plane comes from where it entered (robust for thin walls); otherwise
+            // from the nearest surface. Only a move longer than the shape's half thickness
+            // can have crossed its middle and made the nearest surface the wrong one;
+            // shorter moves skip the raycast.
             let moved2 = (lx - lxp).length_squared();
             let may_cross = moved2 > zero && col.half_thickness < RealOf::<S>::MAX && moved2 >= col.half_thickness.sq();
-            let entered =
-                if may_cross && col.shape.closest(lxp).distance >= r { col.shape.raycast(lxp, lx, r) } else { None };
-            match entered {
-                Some(hit) => Some((hit.normal, lxp + (lx - lxp) * hit.fraction)),
+            match if may_cross { entry() } else { None } {
+                Some(hit) => Some(hit),
                 None => Some((prox.normal, lx - prox.normal * (prox.distance - r))),
             }
         } else if (lx - lxp).length_squared() > r * r {
-            // Outside at both ends but moving fast: did the path pass through?
-            col.shape.raycast(lxp, lx, r).map(|hit| (hit.normal, lxp + (lx - lxp) * hit.fraction))
+            // Outside at the end but moving fast: did the path pass through?
+            entry()
         } else {
             None
         };

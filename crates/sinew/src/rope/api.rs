@@ -36,8 +36,9 @@ enum ItemPlane<S: Space> {
     Test,
     /// Clear while the ends stay within the segment's reuse distance.
     Clear,
-    /// `n·p(t) ≥ d` while the ends stay within the segment's reuse distance.
-    Plane { t: RealOf<S>, normal: VecOf<S>, d: RealOf<S> },
+    /// `n·p(t) ≥ d` while the ends stay within the segment's reuse distance, with
+    /// friction coefficient `mu`.
+    Plane { t: RealOf<S>, normal: VecOf<S>, d: RealOf<S>, mu: RealOf<S> },
 }
 
 /// A span contact for one substep: keep `n·((1−t)·x_a + t·x_b) ≥ d`.
@@ -385,7 +386,8 @@ impl<S: Space> World<S> {
                                         SpanStep::Plane { t, normal, target } => {
                                             let n = col.rotation.rotate(normal);
                                             let q = col.position + col.rotation.rotate(target);
-                                            ItemPlane::Plane { t, normal: n, d: n.dot(q) }
+                                            let mu = span_friction(r.friction, col.friction, self.def.friction);
+                                            ItemPlane::Plane { t, normal: n, d: n.dot(q), mu }
                                         }
                                     }
                                 };
@@ -423,12 +425,6 @@ impl<S: Space> World<S> {
             let (a, b) = (a as usize, b as usize);
             let (xa, xb) = (ps.pos[a], ps.pos[b]);
             let (xa0, xb0) = (ps.prev[a], ps.prev[b]);
-            // The box the span swept this substep.
-            let rv = VecOf::<S>::splat(r.radius);
-            let seg_box = crate::Aabb {
-                min: xa.min_elem(xb).min_elem(xa0.min_elem(xb0)) - rv,
-                max: xa.max_elem(xb).max_elem(xa0.max_elem(xb0)) + rv,
-            };
             // How far either end has been from its step-start position (this substep's
             // start and end).
             let moved = |k: usize| {
@@ -446,10 +442,7 @@ impl<S: Space> World<S> {
                     match *plane {
                         ItemPlane::Test => {}
                         ItemPlane::Clear => continue,
-                        ItemPlane::Plane { t, normal, d } => {
-                            let slot = self.broad_phase.bounded[bi as usize].0;
-                            let Some(col) = self.colliders.values[slot as usize].as_ref() else { continue };
-                            let mu = span_friction(r.friction, col.friction, self.def.friction);
+                        ItemPlane::Plane { t, normal, d, mu } => {
                             let (a, b) = (a as u32, b as u32);
                             self.edge_contacts.push(EdgeContact { a, b, t, normal, d, dn: RealOf::<S>::ZERO, mu });
                             continue;
@@ -458,6 +451,12 @@ impl<S: Space> World<S> {
                 }
                 let (slot, bb) = self.broad_phase.bounded[bi as usize];
                 let Some(col) = self.colliders.values[slot as usize].as_ref() else { continue };
+                // The box the span swept this substep.
+                let rv = VecOf::<S>::splat(r.radius);
+                let seg_box = crate::Aabb {
+                    min: xa.min_elem(xb).min_elem(xa0.min_elem(xb0)) - rv,
+                    max: xa.max_elem(xb).max_elem(xa0.max_elem(xb0)) + rv,
+                };
                 // The swept box grown to the reach at which the span test gives a contact.
                 let pad = VecOf::<S>::splat(contact_reach(&col.shape, col.half_thickness, r.radius) - r.radius);
                 if !bb.overlaps::<RealOf<S>>(&crate::Aabb { min: seg_box.min - pad, max: seg_box.max + pad }) {
