@@ -43,23 +43,36 @@ pub struct SceneRope<S: Space> {
     pub reel_end: RopeEnd,
 }
 
+/// [`BuiltScene::global_index`] on the scene's parts (so that callers can hold the world
+/// while registering).
+fn register<S: SceneSpace>(
+    world: &World<S>,
+    particles: &mut Vec<ParticleHandle>,
+    last_pos: &mut Vec<VecOf<S>>,
+    slot_map: &mut Vec<Option<(u32, usize)>>,
+    h: ParticleHandle,
+) -> usize {
+    let slot = h.index();
+    if let Some(Some((generation, g))) = slot_map.get(slot)
+        && *generation == h.0.generation
+    {
+        return *g;
+    }
+    if slot_map.len() <= slot {
+        slot_map.resize(slot + 1, None);
+    }
+    let g = particles.len();
+    particles.push(h);
+    last_pos.push(world.particles().position(h).unwrap_or(VecOf::<S>::ZERO));
+    slot_map[slot] = Some((h.0.generation, g));
+    g
+}
+
 impl<S: SceneSpace> BuiltScene<S> {
     /// Global index of a live particle, registering particles created while running.
     pub fn global_index(&mut self, h: ParticleHandle) -> usize {
-        let slot = h.index();
-        if self.slot_map.len() <= slot {
-            self.slot_map.resize(slot + 1, None);
-        }
-        if let Some((generation, g)) = self.slot_map[slot]
-            && generation == h.0.generation
-        {
-            return g;
-        }
-        let g = self.particles.len();
-        self.particles.push(h);
-        self.last_pos.push(self.world.particles().position(h).unwrap_or(VecOf::<S>::ZERO));
-        self.slot_map[slot] = Some((h.0.generation, g));
-        g
+        let Self { world, particles, last_pos, slot_map, .. } = self;
+        register(world, particles, last_pos, slot_map, h)
     }
 
     /// Global index of a particle, if it has one.
@@ -73,14 +86,15 @@ impl<S: SceneSpace> BuiltScene<S> {
 
     /// After a step: registers new rope particles and records positions.
     pub fn sync(&mut self) {
-        let handles: Vec<ParticleHandle> =
-            self.world.ropes().flat_map(|(_, r)| r.particles().iter().copied()).collect();
-        for h in handles {
-            self.global_index(h);
+        let Self { world, particles, last_pos, slot_map, .. } = self;
+        for (_, r) in world.ropes() {
+            for &h in r.particles() {
+                register(world, particles, last_pos, slot_map, h);
+            }
         }
-        for (g, &h) in self.particles.iter().enumerate() {
-            if let Some(p) = self.world.particles().position(h) {
-                self.last_pos[g] = p;
+        for (g, &h) in particles.iter().enumerate() {
+            if let Some(p) = world.particles().position(h) {
+                last_pos[g] = p;
             }
         }
     }

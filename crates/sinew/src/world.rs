@@ -306,12 +306,12 @@ pub struct World<S: Space> {
     /// Substep length of the last step (for force read-outs).
     pub(crate) last_h: RealOf<S>,
     /// Per-step working memory (derived data; never part of the state).
-    scratch: Scratch<S>,
+    pub(crate) scratch: Scratch<S>,
 }
 
 /// Buffers rebuilt every step.
 #[derive(Clone, Debug, Default)]
-struct Scratch<S: Space> {
+pub(crate) struct Scratch<S: Space> {
     /// Velocity added per substep.
     dv: Vec<VecOf<S>>,
     kinematic: Vec<u32>,
@@ -332,6 +332,9 @@ struct Scratch<S: Space> {
     /// `MAX` for every other slot. Such particles get no probe: one branch-free pass over
     /// all slots per substep finds any that left their region instead.
     lonely2: Vec<RealOf<S>>,
+    /// Per particle slot, this substep (at contact detection): how far (squared) the
+    /// substep's path got from the step's start position, `max(|x − x₀|², |x_prev − x₀|²)`.
+    pub(crate) reach2: Vec<RealOf<S>>,
     /// Per particle slot: the squared distance it may move from its step-start position
     /// with its contact planes reused (see "Contact planes" in the module docs); 0: tests
     /// every substep.
@@ -1239,12 +1242,20 @@ impl<S: Space> World<S> {
         if self.colliders.is_empty() {
             return;
         }
+        // Every slot's reach this substep, in one pass without branches (read here and by
+        // the span contacts).
+        let ps = &self.particles;
+        self.scratch.reach2.clear();
+        self.scratch.reach2.extend(ps.pos.iter().zip(&ps.prev).zip(&ps.step_start).map(|((&x, &xp), &x0)| {
+            let (a, b) = ((x - x0).length_squared(), (xp - x0).length_squared());
+            if a > b { a } else { b }
+        }));
         let inv_h = RealOf::<S>::ONE / h;
         let sc = &mut self.scratch;
         let ps = &self.particles;
         let test = ContactTest { particles: ps, def: &self.def, f0, f1, inv_h };
         let contacts = &mut self.contacts;
-        let (pos, prev, start) = (&ps.pos[..], &ps.prev[..], &ps.step_start[..]);
+        let (pos, prev) = (&ps.pos[..], &ps.prev[..]);
         // A particle that left the region gathered for this step: its swept box is
         // queried now.
         let mut requery = |k: usize, buf: &mut Vec<u32>, contacts: &mut Vec<Contact<S>>| {
@@ -1269,11 +1280,11 @@ impl<S: Space> World<S> {
         };
         // Particles without pairs: only whether one left its region (rare), in one pass
         // without branches, then a search for which.
-        let reach2 = |k: usize| (pos[k] - start[k]).length_squared().max((prev[k] - start[k]).length_squared());
+        let reach2 = &sc.reach2[..pos.len()];
         let lonely = &sc.lonely2[..pos.len()];
-        if lonely.iter().enumerate().fold(false, |any, (k, &m2)| any | (reach2(k) > m2)) {
-            for (k, &m2) in lonely.iter().enumerate() {
-                if reach2(k) > m2 {
+        if reach2.iter().zip(lonely).fold(false, |any, (&r2, &m2)| any | (r2 > m2)) {
+            for (k, (&r2, &m2)) in reach2.iter().zip(lonely).enumerate() {
+                if r2 > m2 {
                     requery(k, &mut sc.requery, contacts);
                 }
             }
@@ -1283,9 +1294,8 @@ impl<S: Space> World<S> {
             let k = k as usize;
             let pairs = &sc.pairs[lo..pairs_end as usize];
             lo = pairs_end as usize;
-            let (x, xp, x0) = (pos[k], prev[k], start[k]);
-            // The substep's path runs from `xp` to `x`; how far it gets from the start.
-            let reach2 = (x - x0).length_squared().max((xp - x0).length_squared());
+            let x = pos[k];
+            let reach2 = reach2[k];
             if reach2 <= sc.plane2[k] {
                 // Still near the start: the step's contact planes (see the module docs).
                 for p in pairs {

@@ -370,7 +370,8 @@ impl<S: Space> World<S> {
                             Some(col) if !col.is_moving() => {
                                 let local = |x: VecOf<S>| col.rotation.inverse_rotate(x - col.position);
                                 let (la, lb) = (local(xa), local(xb));
-                                let d = col.shape.closest(la).distance.min(col.shape.closest(lb).distance);
+                                let ends = (col.shape.closest(la), col.shape.closest(lb));
+                                let d = ends.0.distance.min(ends.1.distance);
                                 // Against the reach at which the span test gives a contact
                                 // (speculative beyond the radius for balls and capsules).
                                 let reach = contact_reach(&col.shape, col.half_thickness, r.radius);
@@ -380,7 +381,15 @@ impl<S: Space> World<S> {
                                 } else if reuse < clear || !ps.groups[a].test(col.groups) {
                                     ItemPlane::Clear
                                 } else {
-                                    match span_step_contact(&col.shape, col.half_thickness, la, lb, r.radius, reuse) {
+                                    match span_step_contact(
+                                        &col.shape,
+                                        col.half_thickness,
+                                        la,
+                                        lb,
+                                        ends,
+                                        r.radius,
+                                        reuse,
+                                    ) {
                                         SpanStep::Test => ItemPlane::Test,
                                         SpanStep::Clear => ItemPlane::Clear,
                                         SpanStep::Plane { t, normal, target } => {
@@ -420,6 +429,10 @@ impl<S: Space> World<S> {
         let ps = &self.particles;
         // The substep's start as a fraction of the step (for moving colliders).
         let f0 = (f1 - RealOf::<S>::ONE / RealOf::<S>::from_i32(self.def.substeps as i32)).max(RealOf::<S>::ZERO);
+        let moved = &self.scratch.reach2;
+        if es.segs.is_empty() || moved.len() < ps.pos.len() {
+            return; // no candidates (no colliders: contact detection left no reaches)
+        }
         for (i, &(a, b, rope_slot)) in es.segs.iter().enumerate() {
             let Some(r) = self.ropes.values[rope_slot as usize].as_ref() else { continue };
             let (a, b) = (a as usize, b as usize);
@@ -427,11 +440,10 @@ impl<S: Space> World<S> {
             let (xa0, xb0) = (ps.prev[a], ps.prev[b]);
             // How far either end has been from its step-start position (this substep's
             // start and end).
-            let moved = |k: usize| {
-                let x0 = ps.step_start[k];
-                (ps.pos[k] - x0).length_squared().max((ps.prev[k] - x0).length_squared())
+            let reach2 = {
+                let (ra, rb) = (moved[a], moved[b]);
+                if ra > rb { ra } else { rb }
             };
-            let reach2 = moved(a).max(moved(b));
             let reuse = reach2 <= es.reuse2[i];
             let (lo, hi) = (es.start[i] as usize, es.start[i + 1] as usize);
             for ((&bi, &clear2), plane) in es.items[lo..hi].iter().zip(&es.clear2[lo..hi]).zip(&es.planes[lo..hi]) {

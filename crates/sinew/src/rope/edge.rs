@@ -36,7 +36,7 @@
 //! found once for the step and kept as a plane (`span_step_contact`; the bounds are under
 //! "Contact planes" in the world's module docs).
 
-use crate::collider::{Shape, closest_on_segment};
+use crate::collider::{Proximity, Shape, closest_on_segment};
 use crate::math::{Real, Vector};
 use crate::space::{RealOf, Space, VecOf};
 
@@ -111,14 +111,29 @@ fn span_deepest<S: Space>(
     b: VecOf<S>,
     radius: RealOf<S>,
 ) -> Option<(RealOf<S>, VecOf<S>, RealOf<S>)> {
+    span_deepest_from(shape, a, b, || (shape.closest(a), shape.closest(b)), radius)
+}
+
+/// A shape's proximities to a span's two ends.
+type EndProximities<S> = (Proximity<RealOf<S>, VecOf<S>>, Proximity<RealOf<S>, VecOf<S>>);
+
+/// [`span_deepest`] with the ends' proximities from `ends` (called only for the shapes
+/// that need them), for callers that already have them.
+fn span_deepest_from<S: Space>(
+    shape: &Shape<S>,
+    a: VecOf<S>,
+    b: VecOf<S>,
+    ends: impl FnOnce() -> EndProximities<S>,
+    radius: RealOf<S>,
+) -> Option<(RealOf<S>, VecOf<S>, RealOf<S>)> {
     let (zero, one) = (RealOf::<S>::ZERO, RealOf::<S>::ONE);
     let margin = RealOf::<S>::from_ratio(END_MARGIN_RATIO.0, END_MARGIN_RATIO.1);
     let (t, normal, dist) = match shape {
         Shape::HalfSpace(_) => return None, // a segment cannot dip below a plane without an end doing so
         Shape::Ball(_) | Shape::Capsule(_) => deepest_point(shape, a, b, zero, one)?,
         Shape::Cuboid(_) | Shape::Convex(_) => {
-            let pa = shape.closest(a);
-            let (da, db) = (pa.distance, shape.closest(b).distance);
+            let (pa, pb) = ends();
+            let (da, db) = (pa.distance, pb.distance);
             // Interval of the span to search for its deepest point.
             let (lo, hi) = if da >= radius && db >= radius {
                 // Both ends clear: only a span passing through the (inflated) shape matters.
@@ -269,7 +284,8 @@ pub(crate) enum SpanStep<S: Space> {
     Plane { t: RealOf<S>, normal: VecOf<S>, target: VecOf<S> },
 }
 
-/// The contact of the span `a–b` (local frame, at the start of a step) that holds for the
+/// The contact of the span `a–b` (local frame, at the start of a step; `ends` are the
+/// shape's proximities to `a` and `b`) that holds for the
 /// step while neither end moves farther than `reuse` from here. Every point of the span
 /// then moves at most `reuse`, and the signed distance to a shape is 1-Lipschitz, so the
 /// contact is looked for within `reuse` beyond [`contact_reach`] (a speculative plane:
@@ -278,16 +294,18 @@ pub(crate) enum SpanStep<S: Space> {
 /// `reuse` from the true deepest one; as `reuse` is at most half the radius and a span
 /// more than `reuse` deep is left to the per-substep test, its centre line stays out of
 /// the shape proper.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn span_step_contact<S: Space>(
     shape: &Shape<S>,
     half_thickness: RealOf<S>,
     a: VecOf<S>,
     b: VecOf<S>,
+    ends: EndProximities<S>,
     radius: RealOf<S>,
     reuse: RealOf<S>,
 ) -> SpanStep<S> {
     let reach = contact_reach(shape, half_thickness, radius) + reuse;
-    match span_deepest(shape, a, b, reach) {
+    match span_deepest_from(shape, a, b, || ends, reach) {
         None => SpanStep::Clear,
         // Through a centre or an axis, or deeper in than the reuse distance (pushed out
         // substep by substep, along the deepest point's normal at each).
