@@ -1134,7 +1134,8 @@ impl<S: Space> World<S> {
             // 0 when the particle's predicted motion already goes farther.
             let reuse = self.def.plane_reuse.min(r * RealOf::<S>::HALF).min(margin);
             let predicted = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub * RealOf::<S>::HALF) * dt;
-            sc.plane2[k] = if predicted < reuse { reuse.sq() } else { zero };
+            let plane_ok = predicted < reuse;
+            sc.plane2[k] = if plane_ok { reuse.sq() } else { zero };
             let reach = margin + r + extra;
             let mv = VecOf::<S>::splat(reach);
             let q = Aabb { min: x - mv, max: x + mv };
@@ -1183,8 +1184,10 @@ impl<S: Space> World<S> {
                 let clear = prox.distance - r - RealOf::<S>::GEOMETRIC_EPSILON;
                 // A plane only for a particle near the surface: one deeper in is pushed out
                 // substep by substep, along the nearest surface at each.
-                let normal =
-                    if prox.distance >= r - reuse { col.rotation.rotate(prox.normal) } else { VecOf::<S>::ZERO };
+                // Only for a particle that may use it (`plane2` > 0): a falling particle's
+                // pairs skip rotating the normal.
+                let planar = plane_ok & (prox.distance >= r - reuse);
+                let normal = if planar { col.rotation.rotate(prox.normal) } else { VecOf::<S>::ZERO };
                 let d = normal.dot(x) - (prox.distance - r);
                 // Kept or not without a branch (which side a particle is on is hard to
                 // predict): pushed, then cut off again when too far.
@@ -1453,29 +1456,21 @@ impl<S: Space> ContactTest<'_, S> {
         // Where the substep's path `lxp → lx` entered the shape: the contact normal and
         // the point the particle must be held at. From outside the inflated shape, its
         // entry into it. From a start that touches it — a resting particle sits on the
-        // inflated surface, within rounding either side — the ray would start inside, so
-        // the entry into the shape inflated by half the radius is taken instead, held on
-        // the parallel plane half a radius farther out (a supporting plane of the fully
-        // inflated shape): a particle resting on a plank and yanked through it in one
-        // substep is stopped, while one sliding along a face or leaving it never enters
-        // the half-inflated shape.
+        // inflated surface, within rounding either side — that ray starts inside and finds
+        // nothing, so the entry into the shape inflated by half the radius is taken,
+        // held on the parallel plane half a radius farther out (a supporting plane of the
+        // fully inflated shape): a particle resting on a plank and yanked through it in
+        // one substep is stopped, while one sliding along a face or leaving it never
+        // enters the half-inflated shape. (A path that enters the half-inflated shape
+        // enters the fully inflated one too, so the second ray can only hit from a
+        // touching start.)
+        let half = r * RealOf::<S>::HALF;
         let entry = || {
-            let start = col.shape.closest(lxp).distance;
-            let half = r * RealOf::<S>::HALF;
-            if start >= r
-                && let Some(hit) = col.shape.raycast(lxp, lx, r)
-            {
-                return Some((hit.normal, lxp + (lx - lxp) * hit.fraction));
-            }
-            // (Also for a start exactly on the inflated surface, which the ray may count
-            // as inside.)
-            if start > half && start < r + half {
-                return col
-                    .shape
+            col.shape.raycast(lxp, lx, r).map(|hit| (hit.normal, lxp + (lx - lxp) * hit.fraction)).or_else(|| {
+                col.shape
                     .raycast(lxp, lx, half)
-                    .map(|hit| (hit.normal, lxp + (lx - lxp) * hit.fraction + hit.normal * half));
-            }
-            None
+                    .map(|hit| (hit.normal, lxp + (lx - lxp) * hit.fraction + hit.normal * half))
+            })
         };
         let hit = if prox.distance < r {
             // Penetrating now. If the path entered the shape during the substep, the
