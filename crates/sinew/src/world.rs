@@ -1086,13 +1086,13 @@ impl<S: Space> World<S> {
         let prev_epoch = sc.gather_epoch;
         sc.gather_epoch += 1;
         let epoch = sc.gather_epoch;
+        if self.colliders.is_empty() {
+            return; // (nothing reads the per-slot arrays below without colliders)
+        }
         sc.plane2.clear();
         sc.plane2.resize(self.particles.pos.len(), RealOf::<S>::ZERO);
         sc.lonely2.clear();
         sc.lonely2.resize(self.particles.pos.len(), RealOf::<S>::MAX);
-        if self.colliders.is_empty() {
-            return;
-        }
         let ps = &self.particles;
         let zero = RealOf::<S>::ZERO;
         let nsub = RealOf::<S>::from_i32(self.def.substeps as i32);
