@@ -208,6 +208,7 @@ impl<S: Space> World<S> {
 
     /// Rope work at the start of a step: wake ropes that are touched (a force, a driven
     /// particle, a moving collider nearby), apply wind drag as a force.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn ropes_begin_step(&mut self) {
         if self.ropes.is_empty() {
             return;
@@ -323,6 +324,7 @@ impl<S: Space> World<S> {
 
     /// Once per step: the segments that can collide and, for each, the colliders gathered
     /// for its two particles (deduplicated), as indices into the broad phase's list.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn gather_edge_candidates(&mut self) {
         let mut es = core::mem::take(&mut self.edge_scratch);
         es.segs.clear();
@@ -419,6 +421,7 @@ impl<S: Space> World<S> {
     /// The clearance skip stays exact for the swept test: every intermediate position of
     /// an end lies on its substep path, no farther from its step-start position than the
     /// farther of the path's two ends, which is what `reach2` measures.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn detect_edge_contacts(&mut self, f1: RealOf<S>) {
         self.edge_contacts.clear();
         let es = &self.edge_scratch;
@@ -501,6 +504,7 @@ impl<S: Space> World<S> {
     }
 
     /// Projects span contacts, with Coulomb friction on the contact point's motion.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn solve_edge_contacts(&mut self) {
         let zero = RealOf::<S>::ZERO;
         let one = RealOf::<S>::ONE;
@@ -541,6 +545,7 @@ impl<S: Space> World<S> {
     }
 
     /// End of step: tear overloaded segments, update sleep.
+    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn ropes_end_step(&mut self) {
         if self.ropes.is_empty() {
             return;
