@@ -44,7 +44,8 @@
 //! particle that slides (`s²/2R` after sliding `s` over a radius `R`, the rounded corner of
 //! the inflated shape for a particle at a box corner). Each substep then costs one dot
 //! product per pair instead of a distance query, for as long as the particle stays within
-//! `ε = min(plane_reuse, r/2)` of `x₀` ([`WorldDef::plane_reuse`], 5 mm by default: a
+//! `ε = min(plane_reuse, r/2)` of `x₀` (and within its gathered margin, ≥ 1 cm;
+//! [`WorldDef::plane_reuse`], 5 mm by default: a
 //! 0.3 mm gap after sliding the whole 5 mm around a 4 cm post). A particle predicted to
 //! move farther in the step (from its velocity and gravity), or that does move farther, or
 //! that starts deeper in than `ε`, is tested against the shapes every substep as before.
@@ -209,7 +210,8 @@ pub struct StepReport {
     /// Particles whose state became non-finite and were restored to their last finite
     /// state (should stay 0; non-zero means extreme input such as enormous forces).
     pub recovered_particles: u32,
-    /// Contacts generated in the last substep.
+    /// Contacts generated in the last substep (including span contacts kept from the
+    /// step's planes that were not violated).
     pub contacts: u32,
 }
 
@@ -252,7 +254,8 @@ struct Pair<S: Space> {
     clear2: RealOf<S>,
     /// The contact plane at the start of the step, `normal·x ≥ d` (world frame): the
     /// collider's supporting plane at its point nearest the particle, moved out by the
-    /// particle's radius. Zero normal: none (a moving collider, or no defined normal).
+    /// particle's radius. Zero normal: none — a moving collider, a particle predicted to
+    /// move farther than its reuse distance, or one deeper in than that.
     normal: VecOf<S>,
     d: RealOf<S>,
 }

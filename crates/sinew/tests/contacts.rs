@@ -272,3 +272,21 @@ fn a_particle_resting_on_a_plank_and_yanked_into_it_stays_on_top() {
     let y = w.particles().position(p).unwrap().y;
     assert!(y >= 0.05 + r - 1e-9, "the particle was pushed through the plank to y = {y}");
 }
+
+/// A particle resting at a box's top edge and leaving it steeply downwards, past the
+/// side: nothing holds it up. The box grown by a radius has rounded edges; the entry
+/// test for a touching start must not catch the particle on the square corner of the
+/// grown box, beside the box (a false contact that held it on an invisible extension of
+/// the top face and wiped out its downward velocity).
+#[test]
+fn a_particle_leaving_a_box_edge_steeply_is_not_held_beside_it() {
+    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::cuboid(DVec2::new(0.5, 0.5)).unwrap())).unwrap();
+    let p = w.add_particle(&ParticleDef::at(DVec2::new(0.499, 0.51)).radius(0.01)).unwrap();
+    w.particles_mut().set_velocity(p, DVec2::new(5.76, -5.76)).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    let (x, v) = (w.particles().position(p).unwrap(), w.particles().velocity(p).unwrap());
+    // Free flight: 9.6 cm across and down in the step, past the side of the box.
+    assert!(x.y < 0.42, "held at y = {} beside the box", x.y);
+    assert!(v.y < -5.7, "lost its downward speed: {v:?}");
+}

@@ -521,7 +521,7 @@ fn a_fast_span_never_passes_a_thin_wall() {
     // rope must be stopped after 0.25 s. Known limit: the plank is narrower than the
     // particle spacing, and while the rope wraps its corners a particle can be pushed
     // into it by the span contact and leave through the far face, so a few cases per
-    // configuration still end across (measured 0 in 2D, 1 in 3D, 3 in fixed point; the
+    // configuration still end across (measured 1 in 2D, 1 in 3D, 1 in fixed point; the
     // bound below; the unswept code fails at the impact in nearly every case).
     let v = |x: f64, c: f64| DVec2::new(x, c);
     let wall = || ColliderDef::new(Shape::<Space2<f64>>::cuboid(DVec2::new(0.01, 0.02)).unwrap());

@@ -196,8 +196,9 @@ pub fn raycast_capsule<R: Real, V: Vector<R>>(from: V, to: V, a: V, b: V, radius
 
 /// Cyrus–Beck clipping of segment `from → to` against a convex region given as planes
 /// `n·x ≤ d + inflate`; returns the entry fraction and the entering plane's normal.
-/// Inflating the planes (rather than rounding the corners) is slightly conservative at
-/// corners, which is the safe side for a tunnelling test.
+/// Inflating the planes leaves square corners; the shapes that use it (polygons, hulls,
+/// boxes) check whether an entry lies in a corner region and, if so, take the entry into
+/// the rounded corners or edges instead.
 pub fn raycast_planes<R: Real, V: Vector<R>>(
     from: V,
     to: V,

@@ -304,6 +304,11 @@ pub(crate) fn span_step_contact<S: Space>(
     radius: RealOf<S>,
     reuse: RealOf<S>,
 ) -> SpanStep<S> {
+    // An end deeper in than the reuse distance: the span's middle could sink as far
+    // again within the step without a contact, so it is tested every substep.
+    if ends.0.distance.min(ends.1.distance) < radius - reuse {
+        return SpanStep::Test;
+    }
     let reach = contact_reach(shape, half_thickness, radius) + reuse;
     match span_deepest_from(shape, a, b, || ends, reach) {
         None => SpanStep::Clear,
