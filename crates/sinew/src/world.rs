@@ -1518,11 +1518,7 @@ impl<S: Space> ContactTest<'_, S> {
         v_col: VecOf<S>,
     ) -> Contact<S> {
         let ps = self.particles;
-        let mu_d = match (ps.friction[k], col.friction) {
-            (Some(a), Some(b)) => (a * b).sqrt(),
-            (Some(a), None) | (None, Some(a)) => a,
-            (None, None) => self.def.friction,
-        };
+        let mu_d = crate::collider::mix_friction(ps.friction[k], col.friction, self.def.friction);
         let mu_s = col.static_friction.or(self.def.static_friction).unwrap_or(mu_d).max(mu_d);
         let restitution = col.restitution.unwrap_or(self.def.restitution);
         Contact {

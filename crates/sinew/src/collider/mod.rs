@@ -366,3 +366,14 @@ pub(crate) fn world_aabb<S: Space>(lo: VecOf<S>, hi: VecOf<S>, pos: VecOf<S>, ro
     }
     Aabb { min: center - ext, max: center + ext }
 }
+
+/// Friction of a contact between a body (particle or rope) and a collider: the geometric
+/// mean of their coefficients, either one alone, or the world's default.
+#[inline]
+pub(crate) fn mix_friction<R: Real>(body: Option<R>, collider: Option<R>, default: R) -> R {
+    match (body, collider) {
+        (Some(x), Some(y)) => (x * y).sqrt(),
+        (Some(x), None) | (None, Some(x)) => x,
+        (None, None) => default,
+    }
+}

@@ -394,7 +394,11 @@ impl<S: Space> World<S> {
                                         SpanStep::Plane { t, normal, target } => {
                                             let n = col.rotation.rotate(normal);
                                             let q = col.position + col.rotation.rotate(target);
-                                            let mu = span_friction(r.friction, col.friction, self.def.friction);
+                                            let mu = crate::collider::mix_friction(
+                                                r.friction,
+                                                col.friction,
+                                                self.def.friction,
+                                            );
                                             ItemPlane::Plane { t, normal: n, d: n.dot(q), mu }
                                         }
                                     }
@@ -489,7 +493,7 @@ impl<S: Space> World<S> {
                 let Some(hit) = swept else { continue };
                 let n = r1.rotate(hit.normal);
                 let q = p1 + r1.rotate(hit.target);
-                let mu = span_friction(r.friction, col.friction, self.def.friction);
+                let mu = crate::collider::mix_friction(r.friction, col.friction, self.def.friction);
                 let contact =
                     |t| EdgeContact { a: a as u32, b: b as u32, t, normal: n, d: n.dot(q), dn: RealOf::<S>::ZERO, mu };
                 if hit.crossed {
@@ -588,17 +592,6 @@ impl<S: Space> World<S> {
                 }
             }
         }
-    }
-}
-
-/// Friction of a span contact: the geometric mean of the rope's and the collider's
-/// coefficients, either one alone, or the world's default.
-#[inline]
-fn span_friction<R: Real>(rope: Option<R>, collider: Option<R>, default: R) -> R {
-    match (rope, collider) {
-        (Some(x), Some(y)) => (x * y).sqrt(),
-        (Some(x), None) | (None, Some(x)) => x,
-        (None, None) => default,
     }
 }
 
