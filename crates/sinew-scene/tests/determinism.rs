@@ -22,9 +22,9 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 
 /// Committed results of 1000 frames. Recompute with
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
-const GOLDEN_2D: u64 = 0xc8d7_88d6_bbde_d8b0;
-const GOLDEN_3D: u64 = 0x569b_d1ac_909d_df7e;
-const GOLDEN_ROPE_2D: u64 = 0x7fbc_0b21_f5ab_43f1;
+const GOLDEN_2D: u64 = 0x6fdc_e695_aeec_60f0;
+const GOLDEN_3D: u64 = 0x85ff_6888_4928_807a;
+const GOLDEN_ROPE_2D: u64 = 0xbe32_5694_787c_6cca;
 const GOLDEN_RAGDOLL_2D: u64 = 0x07a1_0922_74a0_ee54;
 
 #[test]
