@@ -1,10 +1,10 @@
 //! `sinew`: simulate, render and benchmark Sinew scene files.
 //!
 //! ```text
-//! sinew simulate SCENE [--frames N] [--every K]   JSON Lines, one per frame, on stdout
+//! sinew simulate SCENE [--frames N] [--every K]            JSON Lines, one per frame, on stdout
 //! sinew render SCENE --out FILE.png|FILE.gif [--frames N]
-//! sinew bench SCENE [--frames N] [--repeat R]      time per frame and per particle-substep
-//! sinew                                            render the showcase scenes into ./out
+//! sinew bench SCENE [--frames N] [--repeat R] [--skip K]   time per frame and per particle-substep
+//! sinew                                                     render the showcase scenes into ./out
 //! ```
 //!
 //! Every error is one line on stderr naming the file and the path of the offending value
@@ -69,6 +69,10 @@ enum Command {
         /// Runs (the best is reported).
         #[arg(long, default_value_t = 5)]
         repeat: u32,
+        /// Frames simulated before the timed ones in each run (not timed): time a scene's
+        /// later, settled phase, e.g. `--skip 180 --frames 120` for frames 181–300.
+        #[arg(long, default_value_t = 0)]
+        skip: u64,
     },
 }
 
@@ -84,7 +88,7 @@ fn main() -> ExitCode {
                 })
                 .map(|msg| eprintln!("{msg}"))
         }
-        Some(Command::Bench { scene, frames, repeat }) => bench(&scene, frames, repeat.max(1)),
+        Some(Command::Bench { scene, frames, repeat, skip }) => bench(&scene, frames.max(1), repeat.max(1), skip),
         None => showcase(),
     };
     match result {
@@ -124,15 +128,18 @@ fn simulate(path: &Path, frames: u64, every: u64) -> Result<(), String> {
     out.flush().map_err(|e| format!("writing output: {e}"))
 }
 
-fn bench(path: &Path, frames: u64, repeat: u32) -> Result<(), String> {
+fn bench(path: &Path, frames: u64, repeat: u32, skip: u64) -> Result<(), String> {
     let mut best = f64::MAX;
     let mut particles = 0;
     let mut substeps_note = String::new();
     for _ in 0..repeat {
         let mut sim = load(path)?;
+        for f in 1..=skip {
+            sim.step().map_err(|e| format!("{}: frame {f}: {e}", path.display()))?;
+        }
         particles = sim.particle_count();
         let t = Instant::now();
-        for f in 1..=frames {
+        for f in skip + 1..=skip + frames {
             sim.step().map_err(|e| format!("{}: frame {f}: {e}", path.display()))?;
         }
         best = best.min(t.elapsed().as_secs_f64());
@@ -142,10 +149,11 @@ fn bench(path: &Path, frames: u64, repeat: u32) -> Result<(), String> {
     let substeps = scene_substeps(path);
     let per_ps = per_frame / (particles.max(1) as f64 * substeps as f64);
     println!(
-        "{}: {substeps_note}, {particles} particles, {substeps} substeps: {:.3} µs/frame, {:.2} ns/particle-substep (best of {repeat} × {frames} frames)",
+        "{}: {substeps_note}, {particles} particles, {substeps} substeps: {:.3} µs/frame, {:.2} ns/particle-substep (best of {repeat} × {frames} frames{})",
         path.display(),
         per_frame * 1e6,
-        per_ps * 1e9
+        per_ps * 1e9,
+        if skip > 0 { format!(" after {skip}") } else { String::new() }
     );
     Ok(())
 }

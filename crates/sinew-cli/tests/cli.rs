@@ -209,3 +209,17 @@ fn ragdoll_frames_report_global_indices_and_node_names() {
     let particles = last.split(r#""particles":["#).nth(1).unwrap().split("]],").next().unwrap();
     assert_eq!(particles.matches('[').count(), 20);
 }
+
+/// `bench --skip K` simulates K frames untimed before the timed ones, and says so; a
+/// frame that fails while skipping is reported with its number like a timed one.
+#[test]
+fn bench_skips_untimed_frames_before_timing() {
+    let out = sinew()
+        .args(["bench", scenes().join("pendulum_2d.json").to_str().unwrap(), "--frames", "3", "--repeat", "1"])
+        .args(["--skip", "5"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("(best of 1 × 3 frames after 5)"), "{text}");
+}
