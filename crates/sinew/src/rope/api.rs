@@ -288,8 +288,9 @@ impl<S: Space> World<S> {
             if r.sleeping {
                 continue;
             }
-            if first {
-                r.lambda.iter_mut().for_each(|l| *l = zero);
+            // Multipliers restart at 0 every substep: the chain solve's first step
+            // overwrites them (`ChainRef::fresh`).
+            if first && !r.bend_lambda.is_empty() {
                 r.bend_lambda.iter_mut().for_each(|l| *l = zero);
             }
             // Newton steps until converged (see `chain`): usually one. The first step
@@ -297,8 +298,14 @@ impl<S: Space> World<S> {
             // further steps only while some link is off by more than the tolerance.
             // A compliant rope takes one step: its links are meant to stretch.
             let mut converged = false;
-            for _ in 0..MAX_NEWTON_STEPS {
-                let chain = ChainRef { idx: &r.idx, rest: &r.rest, lambda: &mut r.lambda, compliance: r.compliance };
+            for step in 0..MAX_NEWTON_STEPS {
+                let chain = ChainRef {
+                    idx: &r.idx,
+                    rest: &r.rest,
+                    lambda: &mut r.lambda,
+                    compliance: r.compliance,
+                    fresh: first && step == 0,
+                };
                 converged = solve_chain(chain, ps, ctx, scratch, tolerance);
                 if converged || r.compliance > zero {
                     break;

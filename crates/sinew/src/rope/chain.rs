@@ -45,6 +45,10 @@ pub(crate) struct ChainRef<'a, S: Space> {
     pub rest: &'a [RealOf<S>],
     pub lambda: &'a mut [RealOf<S>],
     pub compliance: RealOf<S>,
+    /// The substep's first step: the multipliers restart from 0 (XPBD with substeps), so
+    /// their old values are not read and the step's `Δλ` overwrites them — which spares
+    /// zeroing every rope's multipliers before each substep.
+    pub fresh: bool,
 }
 
 /// Reusable buffers for [`solve_chain`] (sized to the longest rope).
@@ -134,10 +138,18 @@ fn rows<R: Real>(
     let (wa, wb, rest, lam, len, inv, rhs) =
         (&w[..m], &w[1..=m], &rest[..m], &lambda[..m], &len[..m], &mut inv[..m], &mut rhs[..m]);
     // Every row as if free (branch-free, so it vectorises), then the rare rows without
-    // freedom counted (vectorised) and, only if there are any, overwritten.
-    for j in 0..m {
-        diag[j] = wa[j] + wb[j] + alpha_t;
-        rhs[j] = rest[j] - len[j] - alpha_t * lam[j];
+    // freedom counted (vectorised) and, only if there are any, overwritten. A rigid chain
+    // (`α̃ = 0`) has no multiplier term: the same values without reading `λ`.
+    if alpha_t == zero {
+        for j in 0..m {
+            diag[j] = wa[j] + wb[j] + alpha_t;
+            rhs[j] = rest[j] - len[j];
+        }
+    } else {
+        for j in 0..m {
+            diag[j] = wa[j] + wb[j] + alpha_t;
+            rhs[j] = rest[j] - len[j] - alpha_t * lam[j];
+        }
     }
     let mut stuck = 0u32;
     for j in 0..m {
@@ -262,7 +274,7 @@ pub(crate) fn solve_chain<S: Space>(
     scratch: &mut ChainScratch<S>,
     tolerance: RealOf<S>,
 ) -> bool {
-    let ChainRef { idx, rest, lambda, compliance } = chain;
+    let ChainRef { idx, rest, lambda, compliance, fresh } = chain;
     let m = rest.len();
     let zero = RealOf::<S>::ZERO;
     if m == 0 || idx.len() != m + 1 || lambda.len() != m {
@@ -270,6 +282,9 @@ pub(crate) fn solve_chain<S: Space>(
     }
     let three = S::DIM == 3;
     let alpha_t = compliance * ctx.inv_h2;
+    if fresh && alpha_t != zero {
+        lambda.fill(zero); // (a rigid chain's rows do not read them)
+    }
     let sc = scratch;
     for c in 0..3 {
         sc.x[c].resize(m + 1, zero);
@@ -326,8 +341,15 @@ pub(crate) fn solve_chain<S: Space>(
     solve_tridiagonal(diag, upper, rhs, factor);
 
     // Pass 3: multipliers and positions.
-    for (l, d) in lambda.iter_mut().zip(rhs.iter()) {
-        *l += *d;
+    if fresh {
+        // `0 + Δλ`, as accumulating onto zeroed multipliers would give (−0 becomes +0).
+        for (l, d) in lambda.iter_mut().zip(rhs.iter()) {
+            *l = zero + *d;
+        }
+    } else {
+        for (l, d) in lambda.iter_mut().zip(rhs.iter()) {
+            *l += *d;
+        }
     }
     let q = tolerance * RealOf::<S>::from_ratio(1, 4);
     let far = apply(three, [n0, n1, n2], rhs, w, rest, q, [x0, x1, x2]);
@@ -658,7 +680,7 @@ mod tests {
                 let ctx = SubstepContext::new(1.0 / 480.0);
                 let mut sc = ChainScratch::<S>::default();
                 let before: Vec<_> = idx.iter().map(|&p| ps.pos[p as usize]).collect();
-                let chain = ChainRef { idx: &idx, rest: &rest, lambda: &mut lambda, compliance: 0.0 };
+                let chain = ChainRef { idx: &idx, rest: &rest, lambda: &mut lambda, compliance: 0.0, fresh: true };
                 let claimed = solve_chain(chain, &mut ps, &ctx, &mut sc, 1e-3);
                 // Measure every link on the particles' new positions.
                 let comps: [Vec<f64>; 3] =
