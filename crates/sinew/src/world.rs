@@ -321,6 +321,9 @@ pub struct World<S: Space> {
 pub(crate) struct Scratch<S: Space> {
     /// Velocity added per substep.
     dv: Vec<VecOf<S>>,
+    /// Per particle slot, during the velocity pass: how far this substep's span contacts
+    /// pushed it (zero outside the pass).
+    span_push: Vec<VecOf<S>>,
     kinematic: Vec<u32>,
     dynamic_colliding: Vec<u32>,
     /// Per entry of `dynamic_colliding`, what the substeps' contact detection reads (see
@@ -1404,18 +1407,28 @@ impl<S: Space> World<S> {
     ///
     /// The normal velocity is set to the restitution target (0 for a resting or inelastic
     /// contact) when the particle still approaches — but an outward normal velocity is kept,
-    /// less only the part that pushed the particle out of a penetration it started the
-    /// substep with. The outward part is motion: a particle sliding over a convex curve
-    /// moves along a chord, which leaves the surface's tangent at the end point at half the
-    /// angle turned, `vn = v²h/2R` outward. Next substep its path rises above the surface
-    /// by twice the tangent's rise, `v²h²/R`, while gravity pulls it in by `g·cos θ·h²`:
-    /// it leaves the surface when `v²/R > g·cos θ`, as in the continuous problem. Zeroing
-    /// `vn` (the inelastic contact of Müller et al.) halves the rise, so a particle sliding
-    /// off a round post left it at ~70° instead of 48°, whatever the substep count, and
-    /// the surface pushed with `m(g cos θ − v²/2R)` instead of `m(g cos θ − v²/R)`,
-    /// over-stating friction on curves. The push out of a penetration the substep started
-    /// in (a particle spawned inside a shape, one of two wedging colliders) is not motion
-    /// and is removed, as before, so nothing pops out of a shape.
+    /// less the part that pushed the particle out of a penetration it started the substep
+    /// in and the part its rope spans' contacts pushed it. The outward part left is
+    /// motion: a particle sliding over a convex curve moves along a chord, which leaves the
+    /// surface's tangent at the end point at half the angle turned, `vn = v²h/2R` outward.
+    /// Next substep its path rises above the surface by twice the tangent's rise, `v²h²/R`,
+    /// while gravity pulls it in by `g·cos θ·h²`: it leaves the surface when
+    /// `v²/R > g·cos θ`, as in the continuous problem. Zeroing `vn` (the inelastic contact
+    /// of Müller et al.) halves the rise, so a particle sliding off a round post left it at
+    /// ~70° instead of 48°, whatever the substep count, and the surface pushed with
+    /// `m(g cos θ − v²/2R)` instead of `m(g cos θ − v²/R)`, over-stating friction on
+    /// curves. The push out of a starting penetration (a particle spawned inside a shape,
+    /// one of two wedging colliders, one a collider moved into) is not motion and is
+    /// removed, as before; so is a span contact's push (a rope spawned inside a shape).
+    /// Span contacts have no velocity pass of their own: a rope particle pushed only by
+    /// its spans keeps that push as velocity (a rope spawned 1 cm inside a ball rises
+    /// ~1 cm above it).
+    ///
+    /// The start's depth costs a distance query only for a contact left moving outward
+    /// faster than `GEOMETRIC_EPSILON / h` (0.5 mm/s at the default step in `f32`; fixed
+    /// point, whose `GEOMETRIC_EPSILON` is coarse, uses its square), and only when the
+    /// collider moves or the start lies below the contact plane (which supports a static
+    /// collider's inflated shape, so a start above it was outside).
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn velocity_pass(&mut self, ctx: &SubstepContext<RealOf<S>>, f0: RealOf<S>) {
         let ps = &mut self.particles;
@@ -1425,7 +1438,31 @@ impl<S: Space> World<S> {
         let rest_speed = self.def.gravity.length() * ctx.h * RealOf::<S>::TWO;
         // An outward velocity below this (a rounding's worth of displacement per substep)
         // is dropped without looking at where the substep started.
-        let tiny = RealOf::<S>::GEOMETRIC_EPSILON * ctx.inv_h;
+        let eps = RealOf::<S>::GEOMETRIC_EPSILON;
+        let tiny = if RealOf::<S>::FLOATING { eps } else { eps * eps } * ctx.inv_h;
+        // What the span contacts pushed each particle (their share of the contact point's
+        // correction: `w_a·g_a/Σw·g²` of it for end `a`), summed only when a contact first
+        // needs it (rare: most substeps leave no outward velocity to look at).
+        let spans = !self.edge_contacts.is_empty();
+        let mut pushes_summed = false;
+        let span_push = &mut self.scratch.span_push;
+        let edge_contacts = &self.edge_contacts;
+        let sum_pushes = |span_push: &mut Vec<VecOf<S>>, inv_mass: &[RealOf<S>]| {
+            if span_push.len() < inv_mass.len() {
+                span_push.resize(inv_mass.len(), VecOf::<S>::ZERO);
+            }
+            for c in edge_contacts {
+                let (a, b) = (c.a as usize, c.b as usize);
+                let (ga, gb) = (RealOf::<S>::ONE - c.t, c.t);
+                let (wa, wb) = (inv_mass[a], inv_mass[b]);
+                let w = ga * ga * wa + gb * gb * wb;
+                if c.dn > zero && w > zero {
+                    let s = c.dn / w;
+                    span_push[a] += c.normal * (wa * ga * s);
+                    span_push[b] += c.normal * (wb * gb * s);
+                }
+            }
+        };
         for c in &self.contacts {
             if c.dn <= zero {
                 continue;
@@ -1443,21 +1480,33 @@ impl<S: Space> World<S> {
             let target = (-e * c.vn_pre).max(zero);
             let mut kept = target;
             if vn > target + tiny {
-                // The contact plane supports the inflated shape: a start on its outer side
-                // was outside the shape; otherwise measure how deep it was.
                 let xp = ps.prev[k];
-                let depth = if c.normal.dot(xp) >= c.d {
-                    zero
-                } else if let Some(col) = self.colliders.values[c.collider as usize].as_ref() {
-                    let (p0, r0) = col.pose_at(f0);
-                    (ps.radius[k] - closest(&col.shape, r0.inverse_rotate(xp - p0)).distance).max(zero)
+                let depth = match self.colliders.values[c.collider as usize].as_ref() {
+                    Some(col) if col.is_moving() || c.normal.dot(xp) < c.d => {
+                        let (p0, r0) = col.pose_at(f0);
+                        (ps.radius[k] - closest(&col.shape, r0.inverse_rotate(xp - p0)).distance).max(zero)
+                    }
+                    _ => zero,
+                };
+                let pushed = if spans {
+                    if !pushes_summed {
+                        sum_pushes(span_push, &ps.inv_mass);
+                        pushes_summed = true;
+                    }
+                    c.normal.dot(span_push[k]).max(zero)
                 } else {
                     zero
                 };
-                kept = (vn - depth * ctx.inv_h).max(target);
+                kept = (vn - (depth + pushed) * ctx.inv_h).max(target);
             }
             v += c.normal * (kept - vn);
             ps.vel[k] = v;
+        }
+        if pushes_summed {
+            for c in edge_contacts {
+                span_push[c.a as usize] = VecOf::<S>::ZERO;
+                span_push[c.b as usize] = VecOf::<S>::ZERO;
+            }
         }
     }
 }

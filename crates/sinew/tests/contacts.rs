@@ -365,3 +365,83 @@ fn a_particle_spawned_inside_a_shape_is_pushed_out_without_popping() {
         }
     }
 }
+
+/// A particle resting a few millimetres inside a box that moves down at 2–4 m/s (set
+/// each frame with `set_collider_pose`) rides it down: the push out of its starting
+/// penetration is not kept as an outward velocity, although the box moved away from
+/// where the particle started (the contact plane at the substep's end lies below that
+/// start). Old rule: zeroed; the first version of the new rule threw it up to 29 cm.
+#[test]
+fn a_particle_starting_inside_a_descending_platform_rides_it_down() {
+    for (speed, inside) in [(2.0, 0.002), (4.0, 0.005), (2.0, 0.006)] {
+        let r = 0.05;
+        let mut w = World2d::new(WorldDef::default()).unwrap();
+        let c = w.add_collider(&ColliderDef::new(Shape::cuboid(DVec2::new(1.0, 0.1)).unwrap())).unwrap();
+        let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.1 + r - inside)).radius(r)).unwrap();
+        w.particles_mut().set_velocity(p, DVec2::new(0.0, -speed)).unwrap();
+        for f in 0..60 {
+            let y = -speed * f64::from(f + 1) / 60.0;
+            w.set_collider_pose(c, DVec2::new(0.0, y), Rot2::IDENTITY).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+            let gap = w.particles().position(p).unwrap().y - (y + 0.1 + r);
+            assert!(gap < 1e-3, "{speed} m/s, {inside} m inside: frame {f}: {gap} m above the platform");
+        }
+    }
+}
+
+/// A rope spawned 1 cm inside a ball, capsule or box is pushed out without being thrown:
+/// the pushes of its particles' and its spans' contacts are not kept as velocity where a
+/// particle contact acts. Spans have no velocity pass of their own, so particles pushed
+/// by spans alone keep that push: over the first five frames the rope rises at most 12
+/// mm above the surface (measured 8 / 9 / 0 mm; keeping the span push where a particle
+/// contact acts threw it 23 mm above the ball).
+#[test]
+fn a_rope_spawned_inside_a_shape_is_not_thrown_out() {
+    use sinew::rope::RopeDef;
+    let v = DVec2::new;
+    // (shape, the rope's height: 1 cm inside the top, the particle centres' surface there)
+    for (shape, top, surface) in [
+        (Shape::ball(0.3).unwrap(), 0.31, 0.32),
+        (Shape::capsule(v(0.0, -0.5), v(0.0, 0.3), 0.04).unwrap(), 0.35, 0.36),
+        (Shape::cuboid(v(0.3, 0.3)).unwrap(), 0.31, 0.32),
+    ] {
+        let mut w = World2d::new(WorldDef::default()).unwrap();
+        w.add_collider(&ColliderDef::new(shape.clone())).unwrap();
+        let h = w.add_rope(&RopeDef::between(v(-0.6, top), v(0.9, top)).segments(30).radius(0.02)).unwrap();
+        let ps: Vec<_> = w.rope(h).unwrap().particles().to_vec();
+        for f in 0..5 {
+            w.step(1.0 / 60.0).unwrap();
+            let highest = ps.iter().map(|&p| w.particles().position(p).unwrap().y).fold(f64::MIN, f64::max);
+            assert!(highest < surface + 0.012, "{shape:?}: frame {f}: the rope rose to {highest} (surface {surface})");
+        }
+    }
+}
+
+/// The same departure in fixed point: the outward velocity on the post is far below
+/// fixed point's coarse geometric epsilon, so the threshold for looking at it must not
+/// be that epsilon (it was: fixed point kept the old ~60° departure).
+#[test]
+fn a_particle_sliding_off_a_round_post_leaves_where_the_normal_force_vanishes_in_fixed_point() {
+    use sinew::math::{Fx, Vector2};
+    let (post, r) = (0.3, 0.02);
+    for v0 in [0.1, 1.0] {
+        let (_, reference) = continuous_departure(post + r, v0, 2e-5);
+        let def = WorldDef::<Space2<Fx>> { substeps: 2, plane_reuse: Fx::ZERO, ..WorldDef::default() };
+        let mut w = World::<Space2<Fx>>::new(def).unwrap();
+        w.add_collider(&ColliderDef::new(Shape::ball(Fx::from_f64(post)).unwrap())).unwrap();
+        let p = w.add_particle(&ParticleDef::at(Vector2::from_f64(0.0, post + r)).radius(Fx::from_f64(r))).unwrap();
+        w.particles_mut().set_velocity(p, Vector2::from_f64(v0, 0.0)).unwrap();
+        let left = (0..1000)
+            .find_map(|_| {
+                w.step(Fx::from_f64(1.0 / 240.0)).unwrap();
+                let x = w.particles().position(p).unwrap();
+                let (x, y) = (x.x.to_f64(), x.y.to_f64());
+                (x.hypot(y) - (post + r) > 2e-5).then(|| x.atan2(y).to_degrees())
+            })
+            .expect("never left the post");
+        assert!(
+            left > reference - 0.5 && left < reference + 2.0,
+            "fixed point, from {v0} m/s: left at {left:.2}°, the continuous problem at {reference:.2}°"
+        );
+    }
+}

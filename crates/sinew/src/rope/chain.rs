@@ -373,7 +373,12 @@ pub(crate) fn solve_chain<S: Space>(
     // the bound below) without measuring a link — the usual case, where a step moves
     // particles by far less than a link. Otherwise (a rope snapping taut, a compliant
     // rope, a link with no freedom) measure every link on the positions just written.
-    if far == 0 && stuck == 0 && alpha_t == zero {
+    // The exact solve needs a non-singular system: with at most one immovable particle
+    // (pinned, driven or asleep) it is — from a movable end, `Wᵢ Jᵀ Δλ = 0` forces every
+    // `Δλ` to 0 link by link. With two (a rope between two anchors) a straight stretch
+    // between them is singular and its step leaves links unsolved, so it is measured.
+    let anchored = w.iter().fold(0u32, |n, &wi| n + u32::from(wi == zero));
+    if far == 0 && stuck == 0 && anchored <= 1 && alpha_t == zero {
         return true;
     }
     within_tolerance(three, [x0, x1, x2], w, rest, tolerance, &mut sc.len[..m])
@@ -708,6 +713,51 @@ mod tests {
             let (a, b) = run::<Space2<f64>>(seed);
             let (c, d) = run::<Space3<f64>>(seed);
             assert!(a > 0 && b > 0 && c > 0 && d > 0, "both outcomes should occur: {a} {b} {c} {d}");
+        }
+    }
+
+    /// A straight chain pinned at both ends and stretched is a singular system (moving the
+    /// particles between cannot shorten the whole): the step leaves links unsolved, and
+    /// the shortcut must not call it converged — the answer equals measuring every link.
+    #[test]
+    fn a_singular_chain_is_measured_not_assumed_converged() {
+        use super::{ChainRef, ChainScratch, solve_chain, within_tolerance};
+        use crate::constraint::SubstepContext;
+        use crate::math::{Fx, Real, Vector};
+        use crate::particle::{ParticleDef, ParticleSet};
+        use crate::space::{Space2, VecOf};
+        fn run<R: Real>(links: usize) -> (bool, bool) {
+            let mut ps = ParticleSet::<Space2<R>>::default();
+            let idx: Vec<u32> = (0..=links)
+                .map(|i| {
+                    let at = VecOf::<Space2<R>>::from_array3([R::from_f64(0.505 * i as f64), R::ZERO, R::ZERO]);
+                    let mut d = ParticleDef::<Space2<R>>::at(at);
+                    if i == 0 || i == links {
+                        d = d.pinned();
+                    }
+                    ps.insert(&d).index() as u32
+                })
+                .collect();
+            let rest = vec![R::from_f64(0.5); links];
+            let mut lambda = vec![R::ZERO; links];
+            let ctx = SubstepContext::new(R::from_f64(1.0 / 480.0));
+            let mut sc = ChainScratch::<Space2<R>>::default();
+            let chain = ChainRef { idx: &idx, rest: &rest, lambda: &mut lambda, compliance: R::ZERO, fresh: true };
+            let claimed = solve_chain(chain, &mut ps, &ctx, &mut sc, R::from_f64(1e-3));
+            let comps: [Vec<R>; 3] =
+                core::array::from_fn(|c| idx.iter().map(|&p| ps.pos[p as usize].to_array3()[c]).collect());
+            let w: Vec<R> = idx.iter().map(|&p| ps.inv_mass[p as usize]).collect();
+            let mut l2 = vec![R::ZERO; links];
+            let tol = R::from_f64(1e-3);
+            (claimed, within_tolerance(false, [&comps[0], &comps[1], &comps[2]], &w, &rest, tol, &mut l2))
+        }
+        for links in [2, 3, 8] {
+            for (name, (claimed, measured)) in
+                [("f64", run::<f64>(links)), ("f32", run::<f32>(links)), ("fixed", run::<Fx>(links))]
+            {
+                assert!(!measured, "{name}, {links} links: a 1 % stretch between two pins cannot be solved");
+                assert_eq!(claimed, measured, "{name}, {links} links: claimed converged");
+            }
         }
     }
 }
