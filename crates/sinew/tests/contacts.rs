@@ -393,7 +393,7 @@ fn a_particle_starting_inside_a_descending_platform_rides_it_down() {
 /// the pushes of its particles' and its spans' contacts are not kept as velocity where a
 /// particle contact acts. Spans have no velocity pass of their own, so particles pushed
 /// by spans alone keep that push: over the first five frames the rope rises at most 12
-/// mm above the surface (measured 8 / 9 / 0 mm; keeping the span push where a particle
+/// mm above the surface (measured 8 / 9 / 6 mm; keeping the span push where a particle
 /// contact acts threw it 23 mm above the ball).
 #[test]
 fn a_rope_spawned_inside_a_shape_is_not_thrown_out() {

@@ -377,6 +377,10 @@ pub(crate) fn solve_chain<S: Space>(
     // (pinned, driven or asleep) it is — from a movable end, `Wᵢ Jᵀ Δλ = 0` forces every
     // `Δλ` to 0 link by link. With two (a rope between two anchors) a straight stretch
     // between them is singular and its step leaves links unsolved, so it is measured.
+    // (Nearly immovable particles — mass ratios beyond ~10⁶ within a chain, in `f32` —
+    // make a nearly singular system whose pivots cancel; such a chain can pass the
+    // shortcut a little outside the tolerance. Ratios that large are outside what the
+    // solver is built for; see `continuant_range`.)
     let anchored = w.iter().fold(0u32, |n, &wi| n + u32::from(wi == zero));
     if far == 0 && stuck == 0 && anchored <= 1 && alpha_t == zero {
         return true;
@@ -719,6 +723,8 @@ mod tests {
     /// A straight chain pinned at both ends and stretched is a singular system (moving the
     /// particles between cannot shorten the whole): the step leaves links unsolved, and
     /// the shortcut must not call it converged — the answer equals measuring every link.
+    /// The stretch (0.2 % per link) is small enough that no particle moves past the
+    /// shortcut's bound, even with 8 links, so only the singularity rule decides.
     #[test]
     fn a_singular_chain_is_measured_not_assumed_converged() {
         use super::{ChainRef, ChainScratch, solve_chain, within_tolerance};
@@ -730,7 +736,7 @@ mod tests {
             let mut ps = ParticleSet::<Space2<R>>::default();
             let idx: Vec<u32> = (0..=links)
                 .map(|i| {
-                    let at = VecOf::<Space2<R>>::from_array3([R::from_f64(0.505 * i as f64), R::ZERO, R::ZERO]);
+                    let at = VecOf::<Space2<R>>::from_array3([R::from_f64(0.501 * i as f64), R::ZERO, R::ZERO]);
                     let mut d = ParticleDef::<Space2<R>>::at(at);
                     if i == 0 || i == links {
                         d = d.pinned();
@@ -755,7 +761,7 @@ mod tests {
             for (name, (claimed, measured)) in
                 [("f64", run::<f64>(links)), ("f32", run::<f32>(links)), ("fixed", run::<Fx>(links))]
             {
-                assert!(!measured, "{name}, {links} links: a 1 % stretch between two pins cannot be solved");
+                assert!(!measured, "{name}, {links} links: a 0.2 % stretch between two pins cannot be solved");
                 assert_eq!(claimed, measured, "{name}, {links} links: claimed converged");
             }
         }
