@@ -1,7 +1,7 @@
 //! The world's rope API and the rope parts of the step.
 
 use super::chain::{ChainRef, solve_chain};
-use super::edge::{SpanStep, contact_reach, span_step_contact, swept_segment_contact};
+use super::edge::{LocalPlane, SpanStep, contact_reach, span_step_contact, swept_segment_contact};
 use super::{Rope, RopeDef, RopeHandle, RopePoint};
 use crate::SinewError;
 use crate::constraint::{Bending, SubstepContext};
@@ -30,15 +30,16 @@ pub(crate) struct EdgeScratch<S: Space> {
 }
 
 /// A span–collider item's contact for the step, in the world frame.
+type ItemPlane<S> = SpanStep<WorldPlane<S>>;
+
+/// A span's step plane in the world frame: keep `n·p(t) ≥ d`, with friction coefficient
+/// `mu`.
 #[derive(Clone, Copy, Debug)]
-enum ItemPlane<S: Space> {
-    /// Tested every substep.
-    Test,
-    /// Clear while the ends stay within the segment's reuse distance.
-    Clear,
-    /// `n·p(t) ≥ d` while the ends stay within the segment's reuse distance, with
-    /// friction coefficient `mu`.
-    Plane { t: RealOf<S>, normal: VecOf<S>, d: RealOf<S>, mu: RealOf<S> },
+struct WorldPlane<S: Space> {
+    t: RealOf<S>,
+    normal: VecOf<S>,
+    d: RealOf<S>,
+    mu: RealOf<S>,
 }
 
 /// A span contact for one substep: keep `n·((1−t)·x_a + t·x_b) ≥ d`.
@@ -387,18 +388,8 @@ impl<S: Space> World<S> {
                                 } else if reuse < clear || !ps.groups[a].test(col.groups) {
                                     ItemPlane::Clear
                                 } else {
-                                    match span_step_contact(
-                                        &col.shape,
-                                        col.half_thickness,
-                                        la,
-                                        lb,
-                                        ends,
-                                        r.radius,
-                                        reuse,
-                                    ) {
-                                        SpanStep::Test => ItemPlane::Test,
-                                        SpanStep::Clear => ItemPlane::Clear,
-                                        SpanStep::Plane { t, normal, target } => {
+                                    span_step_contact(&col.shape, col.half_thickness, la, lb, ends, r.radius, reuse)
+                                        .map(|LocalPlane { t, normal, target }| {
                                             let n = col.rotation.rotate(normal);
                                             let q = col.position + col.rotation.rotate(target);
                                             let mu = crate::collider::mix_friction(
@@ -406,9 +397,8 @@ impl<S: Space> World<S> {
                                                 col.friction,
                                                 self.def.friction,
                                             );
-                                            ItemPlane::Plane { t, normal: n, d: n.dot(q), mu }
-                                        }
-                                    }
+                                            WorldPlane { t, normal: n, d: n.dot(q), mu }
+                                        })
                                 };
                                 (clear, plane)
                             }
@@ -464,7 +454,7 @@ impl<S: Space> World<S> {
                     match *plane {
                         ItemPlane::Test => {}
                         ItemPlane::Clear => continue,
-                        ItemPlane::Plane { t, normal, d, mu } => {
+                        ItemPlane::Plane(WorldPlane { t, normal, d, mu }) => {
                             let (a, b) = (a as u32, b as u32);
                             self.edge_contacts.push(EdgeContact { a, b, t, normal, d, dn: RealOf::<S>::ZERO, mu });
                             continue;

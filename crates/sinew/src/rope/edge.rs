@@ -272,16 +272,38 @@ fn deepest_point<S: Space>(
     }
 }
 
-/// A span's contact for a whole step (see "Contact planes" in the world's docs), from
-/// [`span_step_contact`].
+/// A span's contact for a whole step (see "Contact planes" in the world's docs): what
+/// [`span_step_contact`] finds, with the plane `P` in the collider's frame
+/// ([`LocalPlane`]); the rope's step keeps it in the world frame with its friction.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum SpanStep<S: Space> {
+pub(crate) enum SpanStep<P> {
     /// No step plane: the span is tested every substep.
     Test,
     /// Clear of the collider while its ends stay within the reuse distance.
     Clear,
-    /// Keep `n·p(t) ≥ n·target` (local frame) while its ends stay within the reuse distance.
-    Plane { t: RealOf<S>, normal: VecOf<S>, target: VecOf<S> },
+    /// Keep the span's point at `t` on the plane's side while its ends stay within the
+    /// reuse distance.
+    Plane(P),
+}
+
+impl<P> SpanStep<P> {
+    /// The same outcome with the plane converted by `f`.
+    #[inline]
+    pub(crate) fn map<Q>(self, f: impl FnOnce(P) -> Q) -> SpanStep<Q> {
+        match self {
+            Self::Test => SpanStep::Test,
+            Self::Clear => SpanStep::Clear,
+            Self::Plane(p) => SpanStep::Plane(f(p)),
+        }
+    }
+}
+
+/// A span's step plane in the collider's frame: keep `n·p(t) ≥ n·target`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LocalPlane<S: Space> {
+    pub t: RealOf<S>,
+    pub normal: VecOf<S>,
+    pub target: VecOf<S>,
 }
 
 /// The contact of the span `a–b` (local frame, at the start of a step; `ends` are the
@@ -303,7 +325,7 @@ pub(crate) fn span_step_contact<S: Space>(
     ends: EndProximities<S>,
     radius: RealOf<S>,
     reuse: RealOf<S>,
-) -> SpanStep<S> {
+) -> SpanStep<LocalPlane<S>> {
     // An end deeper in than the reuse distance: the span's middle could sink as far
     // again within the step without a contact, so it is tested every substep.
     if ends.0.distance.min(ends.1.distance) < radius - reuse {
@@ -315,7 +337,9 @@ pub(crate) fn span_step_contact<S: Space>(
         // Through a centre or an axis, or deeper in than the reuse distance (pushed out
         // substep by substep, along the deepest point's normal at each).
         Some((_, normal, dist)) if normal == VecOf::<S>::ZERO || dist < radius - reuse => SpanStep::Test,
-        Some((t, normal, dist)) => SpanStep::Plane { t, normal, target: a.lerp(b, t) + normal * (radius - dist) },
+        Some((t, normal, dist)) => {
+            SpanStep::Plane(LocalPlane { t, normal, target: a.lerp(b, t) + normal * (radius - dist) })
+        }
     }
 }
 
