@@ -445,3 +445,32 @@ fn a_particle_sliding_off_a_round_post_leaves_where_the_normal_force_vanishes_in
         );
     }
 }
+
+/// The same departure in 3D: a particle sliding off the top of a sphere (the 3D code
+/// path of the velocity pass; the motion stays in one great circle's plane, so the
+/// continuous solution is the same).
+#[test]
+fn a_particle_sliding_off_a_sphere_leaves_where_the_normal_force_vanishes_in_3d() {
+    let (post, r) = (0.3, 0.02);
+    for v0 in [0.1, 1.0] {
+        let (_, reference) = continuous_departure(post + r, v0, 2e-5);
+        let mut w = World3d::new(WorldDef { substeps: 2, plane_reuse: 0.0, ..WorldDef::default() }).unwrap();
+        w.add_collider(&ColliderDef::new(Shape::ball(post).unwrap())).unwrap();
+        let p = w.add_particle(&ParticleDef::at(DVec3::new(0.0, post + r, 0.0)).radius(r)).unwrap();
+        // Along a diagonal of the horizontal plane, so no axis is special.
+        let d = std::f64::consts::FRAC_1_SQRT_2;
+        w.particles_mut().set_velocity(p, DVec3::new(v0 * d, 0.0, v0 * d)).unwrap();
+        let left = (0..1000)
+            .find_map(|_| {
+                w.step(1.0 / 240.0).unwrap();
+                let x = w.particles().position(p).unwrap();
+                let across = x.x.hypot(x.z);
+                (x.length() - (post + r) > 2e-5).then(|| across.atan2(x.y).to_degrees())
+            })
+            .expect("never left the sphere");
+        assert!(
+            left > reference - 0.5 && left < reference + 2.0,
+            "3D, from {v0} m/s: left at {left:.2}°, the continuous problem at {reference:.2}°"
+        );
+    }
+}
