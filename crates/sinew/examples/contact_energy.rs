@@ -37,7 +37,7 @@ fn scene(seed: u64, friction: f64) -> (World2d, Vec<ParticleHandle>) {
             ])
             .unwrap(),
         };
-        let angle = 6.28 * next(&mut s);
+        let angle = std::f64::consts::TAU * next(&mut s);
         w.add_collider(&ColliderDef::new(shape).position(at).rotation(Rot2::from_angle(angle))).unwrap();
     }
     let particles = (0..30)
