@@ -16,7 +16,9 @@
 //!       first iteration: detect contacts (the step's contact planes while a particle stays
 //!                        near its start, see below; else swept, against colliders at
 //!                        this substep's pose)
-//!       project contacts with static friction
+//!                        plus, for a particle in contact, speculative contacts with its
+//!                        other colliders within half its radius
+//!       project contacts with static friction (two on one particle: onto both at once)
 //!     v = (x − x_prev) / h
 //!     velocity pass: dynamic friction and restitution on this substep's contacts; an
 //!                    approaching normal velocity goes to the restitution target, an
@@ -214,8 +216,8 @@ pub struct StepReport {
     /// Particles whose state became non-finite and were restored to their last finite
     /// state (should stay 0; non-zero means extreme input such as enormous forces).
     pub recovered_particles: u32,
-    /// Contacts generated in the last substep (including span contacts kept from the
-    /// step's planes that were not violated).
+    /// Particle contacts that pushed in the last substep, plus the span contacts generated
+    /// in it (including those kept from the step's planes that were not violated).
     pub contacts: u32,
 }
 
@@ -815,7 +817,8 @@ impl<S: Space> World<S> {
             self.update_velocities(&ctx);
             self.velocity_pass(&ctx, f0);
         }
-        report.contacts = (self.contacts.len() + self.edge_contacts.len()) as u32;
+        let acted = self.contacts.iter().filter(|c| c.dn > RealOf::<S>::ZERO).count();
+        report.contacts = (acted + self.edge_contacts.len()) as u32;
         report.recovered_particles = self.recover_non_finite();
         for &(k, w) in &self.scratch.asleep {
             self.particles.inv_mass[k as usize] = w;
@@ -1309,34 +1312,58 @@ impl<S: Space> World<S> {
             lo = pairs_end as usize;
             let x = pos[k];
             let reach2 = reach2[k];
-            if reach2 <= sc.plane2[k] {
-                // Still near the start: the step's contact planes (see the module docs).
-                for p in pairs {
-                    if p.normal == VecOf::<S>::ZERO {
-                        if reach2 >= p.clear2
+            let first = contacts.len();
+            'probe: {
+                if reach2 <= sc.plane2[k] {
+                    // Still near the start: the step's contact planes (see the module docs).
+                    for p in pairs {
+                        if p.normal == VecOf::<S>::ZERO {
+                            if reach2 >= p.clear2
+                                && let Some(col) = self.colliders.values[p.slot as usize].as_ref()
+                            {
+                                test.test(k, p.slot, col, contacts);
+                            }
+                        } else if p.normal.dot(x) < p.d
                             && let Some(col) = self.colliders.values[p.slot as usize].as_ref()
                         {
-                            test.test(k, p.slot, col, contacts);
+                            contacts.push(test.contact(k, p.slot, col, p.normal, p.d, VecOf::<S>::ZERO));
                         }
-                    } else if p.normal.dot(x) < p.d
-                        && let Some(col) = self.colliders.values[p.slot as usize].as_ref()
-                    {
-                        contacts.push(test.contact(k, p.slot, col, p.normal, p.d, VecOf::<S>::ZERO));
+                    }
+                    break 'probe;
+                }
+                if reach2 > margin2 {
+                    requery(k, &mut sc.requery, contacts);
+                    break 'probe;
+                }
+                // The gathered pairs passed the group filter; their colliders exist all step.
+                for p in pairs {
+                    if reach2 < p.clear2 {
+                        continue;
+                    }
+                    if let Some(col) = self.colliders.values[p.slot as usize].as_ref() {
+                        test.test(k, p.slot, col, contacts);
                     }
                 }
-                continue;
             }
-            if reach2 > margin2 {
-                requery(k, &mut sc.requery, contacts);
-                continue;
-            }
-            // The gathered pairs passed the group filter; their colliders exist all step.
-            for p in pairs {
-                if reach2 < p.clear2 {
-                    continue;
-                }
-                if let Some(col) = self.colliders.values[p.slot as usize].as_ref() {
-                    test.test(k, p.slot, col, contacts);
+            // A particle in contact with one collider and near another: the other's plane
+            // too, inactive unless the push out of the first drives the particle into it
+            // (see `solve_contacts`). Without it a particle in a narrow V finds one wall
+            // per substep, and the walls' alternating pushes walk it up and out of the V.
+            if contacts.len() > first && pairs.len() > 1 {
+                // Distance is 1-Lipschitz: a pair whose step-start clearance exceeds the
+                // distance moved since by half a radius cannot be that near.
+                let (moved, near) = (reach2.sqrt(), ps.radius[k] * RealOf::<S>::HALF);
+                for p in pairs {
+                    if contacts[first..].iter().any(|c| c.collider == p.slot)
+                        || (p.clear2 > RealOf::<S>::ZERO && p.clear2.sqrt() - moved >= near)
+                    {
+                        continue;
+                    }
+                    if let Some(col) = self.colliders.values[p.slot as usize].as_ref()
+                        && let Some(c) = test.speculative(k, p.slot, col, p.normal, p.d)
+                    {
+                        contacts.push(c);
+                    }
                 }
             }
         }
@@ -1344,18 +1371,20 @@ impl<S: Space> World<S> {
 
     /// Pushes particles out of colliders; static friction cancels tangential motion while
     /// it is below `μ_s` times the normal correction (Coulomb's cone on positions).
+    ///
+    /// A particle with two contacts this substep (its contacts are consecutive; the second
+    /// often speculative, see `detect_contacts`) is moved the least distance that
+    /// satisfies both — onto one plane if that clears the other, else onto both
+    /// (`Δx = μ_a n_a + μ_b n_b`, from their 2×2 Gram system). Projected one after the
+    /// other, a particle in a narrow V would be pushed by each wall into the other and
+    /// walk up and out of the V. Nearly opposite planes (a gap narrower than the particle:
+    /// no point satisfies both) and three or more contacts are projected one at a time.
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn solve_contacts(&mut self, h: RealOf<S>) {
         let ps = &mut self.particles;
         let zero = RealOf::<S>::ZERO;
-        for c in &mut self.contacts {
+        let friction = |ps: &mut ParticleSet<S>, c: &Contact<S>| {
             let k = c.particle as usize;
-            let depth = c.d - c.normal.dot(ps.pos[k]);
-            if depth <= zero {
-                continue;
-            }
-            ps.pos[k] += c.normal * depth;
-            c.dn += depth;
             if c.mu_s > zero {
                 let disp = ps.pos[k] - ps.prev[k] - c.v_col * h;
                 let tangential = disp - c.normal * c.normal.dot(disp);
@@ -1363,6 +1392,61 @@ impl<S: Space> World<S> {
                     ps.pos[k] -= tangential;
                 }
             }
+        };
+        let one_by_one = |ps: &mut ParticleSet<S>, c: &mut Contact<S>| {
+            let k = c.particle as usize;
+            let depth = c.d - c.normal.dot(ps.pos[k]);
+            if depth > zero {
+                ps.pos[k] += c.normal * depth;
+                c.dn += depth;
+                friction(ps, c);
+            }
+        };
+        let cs = &mut self.contacts;
+        let mut i = 0;
+        while i < cs.len() {
+            let k = cs[i].particle;
+            let pair = i + 1 < cs.len() && cs[i + 1].particle == k && (i + 2 == cs.len() || cs[i + 2].particle != k);
+            if !pair {
+                // One contact (or a run of three or more, one at a time).
+                one_by_one(ps, &mut cs[i]);
+                i += 1;
+                continue;
+            }
+            let (a, b) = cs.split_at_mut(i + 1);
+            let (ca, cb) = (&mut a[i], &mut b[0]);
+            let x = ps.pos[k as usize];
+            let (na, nb) = (ca.normal, cb.normal);
+            let (ea, eb) = (ca.d - na.dot(x), cb.d - nb.dot(x));
+            let c = na.dot(nb);
+            // The least move `Δx` with `n_a·Δx ≥ e_a` and `n_b·Δx ≥ e_b`.
+            let det = RealOf::<S>::ONE - c * c;
+            let (ma, mb) = if ea <= zero && eb <= zero {
+                (zero, zero)
+            } else if ea > zero && ea * c >= eb {
+                (ea, zero) // onto `a` clears `b`
+            } else if eb > zero && eb * c >= ea {
+                (zero, eb) // onto `b` clears `a`
+            } else if det > RealOf::<S>::GEOMETRIC_EPSILON {
+                ((ea - c * eb) / det, (eb - c * ea) / det)
+            } else {
+                (-RealOf::<S>::ONE, zero) // no point satisfies both: one after the other
+            };
+            if ma < zero || mb < zero {
+                one_by_one(ps, ca);
+                one_by_one(ps, cb);
+            } else {
+                ps.pos[k as usize] += na * ma + nb * mb;
+                ca.dn += ma;
+                cb.dn += mb;
+                if ma > zero {
+                    friction(ps, ca);
+                }
+                if mb > zero {
+                    friction(ps, cb);
+                }
+            }
+            i += 2;
         }
     }
 
@@ -1590,6 +1674,38 @@ impl<S: Space> ContactTest<'_, S> {
             VecOf::<S>::ZERO
         };
         out.push(self.contact(k, slot, col, n, n.dot(qw), v_col));
+    }
+
+    /// A speculative contact of particle `k` with the static collider `col` (slot `slot`)
+    /// when the particle is within half its radius of touching it: the step's plane
+    /// (`normal`, `d`) if the pair has one, else the supporting plane at the nearest
+    /// surface point. It acts only if something pushes the particle into it this substep.
+    #[inline]
+    fn speculative(
+        &self,
+        k: usize,
+        slot: u32,
+        col: &Collider<S>,
+        normal: VecOf<S>,
+        d: RealOf<S>,
+    ) -> Option<Contact<S>> {
+        if col.is_moving() {
+            return None;
+        }
+        let ps = self.particles;
+        let (x, r) = (ps.pos[k], ps.radius[k]);
+        let near = r * RealOf::<S>::HALF;
+        if normal != VecOf::<S>::ZERO {
+            return (normal.dot(x) < d + near).then(|| self.contact(k, slot, col, normal, d, VecOf::<S>::ZERO));
+        }
+        let lx = col.rotation.inverse_rotate(x - col.position);
+        let prox = closest(&col.shape, lx);
+        if prox.distance >= r + near || prox.normal == VecOf::<S>::ZERO {
+            return None;
+        }
+        let n = col.rotation.rotate(prox.normal);
+        let q = col.position + col.rotation.rotate(lx - prox.normal * (prox.distance - r));
+        Some(self.contact(k, slot, col, n, n.dot(q), VecOf::<S>::ZERO))
     }
 
     /// The contact of particle `k` with collider `col` (in slot `slot`) on the plane
