@@ -1359,8 +1359,10 @@ impl<S: Space> World<S> {
                     {
                         continue;
                     }
+                    // The step's plane only while the particle is within its reuse distance.
+                    let normal = if reach2 <= sc.plane2[k] { p.normal } else { VecOf::<S>::ZERO };
                     if let Some(col) = self.colliders.values[p.slot as usize].as_ref()
-                        && let Some(c) = test.speculative(k, p.slot, col, p.normal, p.d)
+                        && let Some(c) = test.speculative(k, p.slot, col, normal, p.d)
                     {
                         contacts.push(c);
                     }
@@ -1678,8 +1680,8 @@ impl<S: Space> ContactTest<'_, S> {
 
     /// A speculative contact of particle `k` with the static collider `col` (slot `slot`)
     /// when the particle is within half its radius of touching it: the step's plane
-    /// (`normal`, `d`) if the pair has one, else the supporting plane at the nearest
-    /// surface point. It acts only if something pushes the particle into it this substep.
+    /// (`normal`, `d`) if the pair has one in force (`normal` zero otherwise), else the
+    /// supporting plane at the nearest surface point. It acts only if something pushes the particle into it this substep.
     #[inline]
     fn speculative(
         &self,

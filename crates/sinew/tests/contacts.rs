@@ -1,5 +1,8 @@
 //! Contact behaviour: friction on slopes, restitution, moving colliders, every shape.
 
+#[path = "../examples/shared/energy_scene.rs"]
+mod energy_scene;
+
 use sinew::prelude::*;
 
 const G: f64 = 9.81;
@@ -475,12 +478,6 @@ fn a_particle_sliding_off_a_sphere_leaves_where_the_normal_force_vanishes_in_3d(
     }
 }
 
-/// A fixed linear congruential generator in `[0, 1)` (the scene of `examples/contact_energy.rs`).
-fn lcg(s: &mut u64) -> f64 {
-    *s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-    (*s >> 11) as f64 / (1u64 << 53) as f64
-}
-
 /// Particles that fall into narrow V-shaped gaps between two colliders stay in them: no
 /// particle's kinetic plus potential energy rises by more than 10 mJ from one frame to
 /// the next. The scene is seed 4 of `examples/contact_energy.rs`, whose V between a ball
@@ -488,34 +485,7 @@ fn lcg(s: &mut u64) -> f64 {
 /// alternating pushes walked them up and out, gaining up to 3.3 J in a frame (1 kg).
 #[test]
 fn particles_in_a_narrow_v_between_two_colliders_gain_no_energy() {
-    let mut s = 4u64;
-    let mut w = World2d::new(WorldDef::default()).unwrap();
-    w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
-    for i in 0..8 {
-        let at = DVec2::new(-3.0 + 6.0 * lcg(&mut s), 0.5 + 2.0 * lcg(&mut s));
-        let shape = match i % 4 {
-            0 => Shape::ball(0.1 + 0.3 * lcg(&mut s)).unwrap(),
-            1 => Shape::cuboid(DVec2::new(0.1 + 0.5 * lcg(&mut s), 0.05 + 0.2 * lcg(&mut s))).unwrap(),
-            2 => Shape::capsule(DVec2::new(-0.3, 0.0), DVec2::new(0.3, 0.1), 0.05 + 0.1 * lcg(&mut s)).unwrap(),
-            _ => Shape::convex(&[
-                DVec2::new(-0.3, -0.2),
-                DVec2::new(0.3, -0.2),
-                DVec2::new(0.35, 0.15),
-                DVec2::new(0.0, 0.35),
-                DVec2::new(-0.35, 0.15),
-            ])
-            .unwrap(),
-        };
-        let angle = std::f64::consts::TAU * lcg(&mut s);
-        w.add_collider(&ColliderDef::new(shape).position(at).rotation(Rot2::from_angle(angle))).unwrap();
-    }
-    let ps: Vec<_> = (0..30)
-        .map(|_| {
-            let x = DVec2::new(-3.0 + 6.0 * lcg(&mut s), 3.5 + 2.0 * lcg(&mut s));
-            let v = DVec2::new(-2.0 + 4.0 * lcg(&mut s), -2.0 + 4.0 * lcg(&mut s));
-            w.add_particle(&ParticleDef::at(x).radius(0.02 + 0.05 * lcg(&mut s)).velocity(v)).unwrap()
-        })
-        .collect();
+    let (mut w, ps) = energy_scene::scene(4, 0.0);
     let energy = |w: &World2d, p| {
         let (x, v) = (w.particles().position(p).unwrap(), w.particles().velocity(p).unwrap());
         0.5 * v.length_squared() + G * x.y
