@@ -1524,8 +1524,7 @@ impl<S: Space> World<S> {
         let rest_speed = self.def.gravity.length() * ctx.h * RealOf::<S>::TWO;
         // An outward velocity below this (a rounding's worth of displacement per substep)
         // is dropped without looking at where the substep started.
-        let eps = RealOf::<S>::GEOMETRIC_EPSILON;
-        let tiny = if RealOf::<S>::FLOATING { eps } else { eps * eps } * ctx.inv_h;
+        let tiny = RealOf::<S>::ROUNDING_SLOP * ctx.inv_h;
         // What the span contacts pushed each particle (their share of the contact point's
         // correction: `w_a·g_a/Σw·g²` of it for end `a`), summed only when a contact first
         // needs it (rare: most substeps leave no outward velocity to look at).
@@ -1656,7 +1655,33 @@ impl<S: Space> ContactTest<'_, S> {
             // shorter moves skip the raycast.
             let moved2 = (lx - lxp).length_squared();
             let may_cross = moved2 > zero && col.half_thickness < RealOf::<S>::MAX && moved2 >= col.half_thickness.sq();
-            match if may_cross { entry() } else { None } {
+            // Pushed out along the nearest surface's normal `n` by the depth `δ`, the
+            // particle's substep velocity `v` gains `Δv = δ/h` along `n`, and its speed
+            // grows when `δ > −2·(v·n)·h`. That happens when the path grazed a corner or a
+            // curve (went in on one side, on its way out on another): the push then speeds
+            // it up, and energy appears. If the path came from clearly outside, the plane
+            // where it entered is taken instead: it stops the approach, as a contact at
+            // the moment of impact would. (Flat faces never qualify: from outside, the
+            // depth is at most the approach. A particle sliding over a curve starts on
+            // its surface, within rounding, and keeps the nearest surface's plane.)
+            let along = (lx - lxp).dot(prox.normal);
+            let speeds_up = r - prox.distance > -(along + along);
+            let arrived = || {
+                // From clearly outside: the path entered after its first 1/1024 and the
+                // start was farther out than rounding.
+                let (late, slop) = (RealOf::<S>::from_ratio(1, 1024), RealOf::<S>::ROUNDING_SLOP);
+                col.shape
+                    .raycast(lxp, lx, r)
+                    .filter(|hit| hit.fraction > late && -(lx - lxp).dot(hit.normal) * hit.fraction > slop)
+                    .map(|hit| (hit.normal, lxp + (lx - lxp) * hit.fraction))
+            };
+            match if may_cross {
+                entry()
+            } else if speeds_up {
+                arrived()
+            } else {
+                None
+            } {
                 Some(hit) => Some(hit),
                 None => Some((prox.normal, lx - prox.normal * (prox.distance - r))),
             }

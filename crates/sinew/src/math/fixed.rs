@@ -1081,6 +1081,7 @@ impl Real for Fx {
     const PI: Self = Fx::PI;
     const MAX: Self = Fx::MAX;
     const GEOMETRIC_EPSILON: Self = Fx::GEOMETRIC_EPSILON;
+    const ROUNDING_SLOP: Self = Fx(256);
     const NAME: &'static str = "fixed";
     const FLOATING: bool = false;
 
@@ -1218,6 +1219,7 @@ mod tests {
         assert_eq!(Fx::PI.to_bits(), I32F32::PI.to_bits() + 1);
         assert_eq!(Fx::GEOMETRIC_EPSILON.to_f64(), 2f64.powi(-12));
         assert_eq!((Fx::GEOMETRIC_EPSILON * Fx::GEOMETRIC_EPSILON).to_bits(), 256);
+        assert_eq!(<Fx as Real>::ROUNDING_SLOP, Fx::GEOMETRIC_EPSILON * Fx::GEOMETRIC_EPSILON);
         assert_eq!(<Fx as Real>::NAME, "fixed");
         assert_eq!(Fx::default(), Fx::ZERO);
         assert_eq!(<Fx as Real>::PI, Fx::PI);

@@ -56,6 +56,12 @@ pub trait Real:
     /// A length below which a direction is considered undefined (degenerate geometry).
     /// About 1e-9 m in `f64`, 1e-6 m in `f32`, a few ULPs in fixed point.
     const GEOMETRIC_EPSILON: Self;
+    /// A displacement below which a change of position is taken for rounding: 1e-6 m in
+    /// `f32`, 1e-9 m in `f64` (their geometric epsilons) and 2⁻²⁴ m (256 ULPs, the square
+    /// of its geometric epsilon) in fixed point, whose coarse epsilon (2⁻¹² m) would hide
+    /// real motion. Contacts use it to tell a particle that arrives from one that was
+    /// already touching.
+    const ROUNDING_SLOP: Self;
     /// Short name used in docs, scene files and benchmark labels (`"f32"`, `"f64"`, `"fixed"`).
     const NAME: &'static str;
     /// True for floating point. Its wide exponent range lets a few algorithms take a route
@@ -172,6 +178,7 @@ macro_rules! impl_float_real {
             const PI: Self = core::f64::consts::PI as $t;
             const MAX: Self = <$t>::MAX;
             const GEOMETRIC_EPSILON: Self = $eps;
+            const ROUNDING_SLOP: Self = $eps;
             const NAME: &'static str = $name;
             const FLOATING: bool = true;
 
