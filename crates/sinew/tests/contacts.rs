@@ -312,6 +312,24 @@ fn continuous_departure(radius: f64, v0: f64, gap: f64) -> (f64, f64) {
     (th.to_degrees(), x.atan2(y).to_degrees())
 }
 
+/// Steps a world with `step` (which returns the particle's position as (distance across
+/// the top, height), post centred at the origin) until the gap to the post of radius
+/// `around` (post plus particle) passes 20 µm, and checks the angle from the top there
+/// against the continuous problem's `reference`: the frame's end comes after the event,
+/// so up to one 1/240 s frame's turn (~1.1°) late.
+fn assert_departs_near(label: &str, around: f64, reference: f64, mut step: impl FnMut() -> (f64, f64)) {
+    let left = (0..1000)
+        .find_map(|_| {
+            let (across, up) = step();
+            (across.hypot(up) - around > 2e-5).then(|| across.atan2(up).to_degrees())
+        })
+        .expect("never left the post");
+    assert!(
+        left > reference - 0.5 && left < reference + 2.0,
+        "{label}: left at {left:.2}°, the continuous problem at {reference:.2}°"
+    );
+}
+
 /// A frictionless particle sliding off the top of a round post leaves it where the
 /// continuous problem's normal force vanishes (`acos((2 + v₀²/gR)/3)`: 48.1° from
 /// 0.1 m/s, 39.4° from 1 m/s on a 30 cm post with a 2 cm particle), seen as the first
@@ -330,18 +348,11 @@ fn a_particle_sliding_off_a_round_post_leaves_where_the_normal_force_vanishes() 
         w.add_collider(&ColliderDef::new(Shape::ball(post).unwrap())).unwrap();
         let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, post + r)).radius(r)).unwrap();
         w.particles_mut().set_velocity(p, DVec2::new(v0, 0.0)).unwrap();
-        let left = (0..1000)
-            .find_map(|_| {
-                w.step(1.0 / 240.0).unwrap();
-                let x = w.particles().position(p).unwrap();
-                (x.length() - (post + r) > 2e-5).then(|| x.x.atan2(x.y).to_degrees())
-            })
-            .expect("never left the post");
-        // The frame's end comes after the event: up to one frame's turn (~1.1°) late.
-        assert!(
-            left > reference - 0.5 && left < reference + 2.0,
-            "from {v0} m/s: left at {left:.2}°, the continuous problem at {reference:.2}°"
-        );
+        assert_departs_near(&format!("from {v0} m/s"), post + r, reference, || {
+            w.step(1.0 / 240.0).unwrap();
+            let x = w.particles().position(p).unwrap();
+            (x.x, x.y)
+        });
     }
 }
 
@@ -434,18 +445,11 @@ fn a_particle_sliding_off_a_round_post_leaves_where_the_normal_force_vanishes_in
         w.add_collider(&ColliderDef::new(Shape::ball(Fx::from_f64(post)).unwrap())).unwrap();
         let p = w.add_particle(&ParticleDef::at(Vector2::from_f64(0.0, post + r)).radius(Fx::from_f64(r))).unwrap();
         w.particles_mut().set_velocity(p, Vector2::from_f64(v0, 0.0)).unwrap();
-        let left = (0..1000)
-            .find_map(|_| {
-                w.step(Fx::from_f64(1.0 / 240.0)).unwrap();
-                let x = w.particles().position(p).unwrap();
-                let (x, y) = (x.x.to_f64(), x.y.to_f64());
-                (x.hypot(y) - (post + r) > 2e-5).then(|| x.atan2(y).to_degrees())
-            })
-            .expect("never left the post");
-        assert!(
-            left > reference - 0.5 && left < reference + 2.0,
-            "fixed point, from {v0} m/s: left at {left:.2}°, the continuous problem at {reference:.2}°"
-        );
+        assert_departs_near(&format!("fixed point, from {v0} m/s"), post + r, reference, || {
+            w.step(Fx::from_f64(1.0 / 240.0)).unwrap();
+            let x = w.particles().position(p).unwrap();
+            (x.x.to_f64(), x.y.to_f64())
+        });
     }
 }
 
@@ -463,18 +467,11 @@ fn a_particle_sliding_off_a_sphere_leaves_where_the_normal_force_vanishes_in_3d(
         // Along a diagonal of the horizontal plane, so no axis is special.
         let d = std::f64::consts::FRAC_1_SQRT_2;
         w.particles_mut().set_velocity(p, DVec3::new(v0 * d, 0.0, v0 * d)).unwrap();
-        let left = (0..1000)
-            .find_map(|_| {
-                w.step(1.0 / 240.0).unwrap();
-                let x = w.particles().position(p).unwrap();
-                let across = x.x.hypot(x.z);
-                (x.length() - (post + r) > 2e-5).then(|| across.atan2(x.y).to_degrees())
-            })
-            .expect("never left the sphere");
-        assert!(
-            left > reference - 0.5 && left < reference + 2.0,
-            "3D, from {v0} m/s: left at {left:.2}°, the continuous problem at {reference:.2}°"
-        );
+        assert_departs_near(&format!("3D, from {v0} m/s"), post + r, reference, || {
+            w.step(1.0 / 240.0).unwrap();
+            let x = w.particles().position(p).unwrap();
+            (x.x.hypot(x.z), x.y)
+        });
     }
 }
 
