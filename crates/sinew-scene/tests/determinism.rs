@@ -22,9 +22,9 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 
 /// Committed results of 1000 frames. Recompute with
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
-const GOLDEN_2D: u64 = 0x5688_344c_81c5_e282;
-const GOLDEN_3D: u64 = 0x2cba_4968_bae2_86a0;
-const GOLDEN_ROPE_2D: u64 = 0xe672_16f1_b481_9225;
+const GOLDEN_2D: u64 = 0xe940_1dff_1a16_aef5;
+const GOLDEN_3D: u64 = 0x441b_7661_131f_fc05;
+const GOLDEN_ROPE_2D: u64 = 0xc13b_e9dd_a1bd_9937;
 const GOLDEN_RAGDOLL_2D: u64 = 0x07a1_0922_74a0_ee54;
 
 #[test]

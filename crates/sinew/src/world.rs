@@ -1269,7 +1269,8 @@ impl<S: Space> World<S> {
         let inv_h = RealOf::<S>::ONE / h;
         let sc = &mut self.scratch;
         let ps = &self.particles;
-        let test = ContactTest { particles: ps, def: &self.def, f0, f1, inv_h };
+        let rest_move = self.def.gravity.length() * h * h * RealOf::<S>::TWO;
+        let test = ContactTest { particles: ps, def: &self.def, f0, f1, inv_h, rest_move };
         let contacts = &mut self.contacts;
         let (pos, prev) = (&ps.pos[..], &ps.prev[..]);
         // A particle that left the region gathered for this step: its swept box is
@@ -1604,6 +1605,9 @@ struct ContactTest<'a, S: Space> {
     f0: RealOf<S>,
     f1: RealOf<S>,
     inv_h: RealOf<S>,
+    /// How far gravity moves a resting particle into a surface in two substeps
+    /// (`2|g|h²`): an approach below it is resting contact, not an impact.
+    rest_move: RealOf<S>,
 }
 
 impl<S: Space> ContactTest<'_, S> {
@@ -1659,21 +1663,27 @@ impl<S: Space> ContactTest<'_, S> {
             // particle's substep velocity `v` gains `Δv = δ/h` along `n`, and its speed
             // grows when `δ > −2·(v·n)·h`. That happens when the path grazed a corner or a
             // curve (went in on one side, on its way out on another): the push then speeds
-            // it up, and energy appears. If the path came from clearly outside, the plane
-            // where it entered is taken instead: it stops the approach, as a contact at
-            // the moment of impact would. (Flat faces never qualify: from outside, the
-            // depth is at most the approach. A particle sliding over a curve starts on
-            // its surface, within rounding, and keeps the nearest surface's plane.)
+            // it up, and energy appears. If the path approached the surface where it
+            // started faster than resting contact does, it hit that surface: the plane
+            // where it entered (from outside) or the supporting plane where it started
+            // (from touching) is taken instead. It stops the approach, as a contact at the
+            // moment of impact would. Flat faces never qualify (from outside, the depth is
+            // at most the approach). A particle sliding over a curve of radius `R` does
+            // "approach" its start's tangent plane, by `v²h²/2R` per substep, but sliding
+            // needs `v² < gR` so that stays below the rest move `2g·h²` and it keeps the
+            // nearest surface's plane — which is what makes it leave where the normal
+            // force vanishes.
             let along = (lx - lxp).dot(prox.normal);
             let speeds_up = r - prox.distance > -(along + along);
             let arrived = || {
-                // From clearly outside: the path entered after its first 1/1024 and the
-                // start was farther out than rounding.
-                let (late, slop) = (RealOf::<S>::from_ratio(1, 1024), RealOf::<S>::ROUNDING_SLOP);
+                let start = closest(&col.shape, lxp);
+                if !(-(lx - lxp).dot(start.normal) > self.rest_move) || start.normal == VecOf::<S>::ZERO {
+                    return None;
+                }
                 col.shape
                     .raycast(lxp, lx, r)
-                    .filter(|hit| hit.fraction > late && -(lx - lxp).dot(hit.normal) * hit.fraction > slop)
                     .map(|hit| (hit.normal, lxp + (lx - lxp) * hit.fraction))
+                    .or_else(|| Some((start.normal, lxp - start.normal * (start.distance - r))))
             };
             match if may_cross {
                 entry()

@@ -59,8 +59,8 @@ pub trait Real:
     /// A displacement below which a change of position is taken for rounding: 1e-6 m in
     /// `f32`, 1e-9 m in `f64` (their geometric epsilons) and 2⁻²⁴ m (256 ULPs, the square
     /// of its geometric epsilon) in fixed point, whose coarse epsilon (2⁻¹² m) would hide
-    /// real motion. Contacts use it to tell a particle that arrives from one that was
-    /// already touching.
+    /// real motion. The contact velocity pass ignores outward speeds below it per substep
+    /// (near the origin: it is absolute, not relative to the coordinates' size).
     const ROUNDING_SLOP: Self;
     /// Short name used in docs, scene files and benchmark labels (`"f32"`, `"f64"`, `"fixed"`).
     const NAME: &'static str;
