@@ -197,6 +197,12 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
         }
         def.iterations = n as u32;
     }
+    if let Some(n) = spec.impact_passes {
+        if !(0..=1024).contains(&n) {
+            return Err(err("impact_passes", "must be an integer in 0..=1024"));
+        }
+        def.impact_passes = n as u32;
+    }
     if let Some(d) = spec.plane_reuse {
         def.plane_reuse = real::<S>(non_negative("plane_reuse", d)?);
     }

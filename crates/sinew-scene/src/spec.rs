@@ -45,6 +45,9 @@ pub struct SceneSpec {
     /// Contact-plane reuse distance (m); default 0.005.
     #[serde(default)]
     pub plane_reuse: Option<f64>,
+    /// Impact passes per substep (`WorldDef::impact_passes`); default 0.
+    #[serde(default)]
+    pub impact_passes: Option<i64>,
     /// Particles.
     #[serde(default)]
     pub particles: Vec<ParticleSpec>,
