@@ -76,19 +76,21 @@
 //! they are compressed by about the distance the body moves in it (`v·h`: 2 cm at
 //! 10 m/s and 8 substeps), 7 % worst strain on a humanoid thrown into a wall. More
 //! iterations fix it everywhere at their full price. The impact passes spend them only
-//! where an impact happened: a contact that pushed a particle more than `8|g|h²` — eight
-//! times what gravity presses into resting contact in a substep, so resting and sliding
-//! contacts never trigger it — marks the particle's *group* (the distances and joint
-//! limits connected to it through shared particles: one ragdoll), and each marked group
-//! projects its distances and limits again, then its particles' contacts, `impact_passes`
-//! times. Measured (`examples/ragdoll_impact.rs`, humanoid thrown at 10 m/s into a wall /
-//! dropped 5 m, 8 substeps): worst bone strain 7.2 % / 10.3 % without, 3.5 % / 7.0 % with
-//! one pass, 3.1 % / 5.8 % with two; the wall impact's worst joint-limit overshoot 9.2° →
-//! 2.2° → 0.9°. Three passes bring the wall to 0.85 % but leave a limb swinging (still
-//! 0.57 m/s after 4.5 s: with so little damping per pass it rings). At 4 substeps one pass
-//! trades the wall's strain (11.3 → 14.4 %) for its limits (9.0° → 1.8°) and the drop
-//! (22.3 → 12.4 %). Off by default: in a crowd (1000 ragdolls raining onto platforms at
-//! 4 substeps) one pass costs ~15 %, as most ragdolls are landing somewhere in each frame.
+//! where an impact happened: a contact that pushed a particle which came at the surface
+//! faster than `max(8|g|h, 0.1 m/s)` — eight times the approach gravity gives a resting
+//! particle in a substep — marks the particle's *group* (the distances and joint limits
+//! connected to it through shared particles: one ragdoll), and each marked group projects
+//! its distances and limits again, then its particles' contacts, `impact_passes` times. A
+//! resting contact's approach is that `|g|h` whatever weight it carries; its push `dn`
+//! grows with the load, and a first version that compared the push with `8|g|h²` fired
+//! every substep on a chain of 20 links resting across two boxes (as it would on anything
+//! riding a lift). Measured over 15 throws into a wall (6–14 m/s, 3 s each) and 6 drops
+//! (3–7 m) of a humanoid at 8 substeps: mean worst bone strain 11.0 % / 11.8 % without,
+//! 7.2 % / 9.7 % with one pass (largest 20.3 % → 9.6 % against the wall), mean joint-limit
+//! overshoot 2.2° → 1.7°; two or three passes measured no better (8.2 % and 7.8 %
+//! against the wall). At 4 substeps one pass gives 19.9 % → 14.5 % and 29.6 % → 24.7 %.
+//! Off by default: in a crowd (1000 ragdolls raining onto platforms at 4 substeps) one
+//! pass costs 6–8 %, as most ragdolls are landing somewhere in each frame.
 
 use crate::arena::Arena;
 use crate::collider::{BroadPhase, Collider, ColliderDef, ColliderHandle, Proximity, Shape, ShapeQuery};
@@ -136,11 +138,12 @@ pub struct WorldDef<S: Space> {
     pub plane_reuse: RealOf<S>,
     /// Extra passes per substep for the groups of constraints (a ragdoll, a chain of
     /// distances) that a contact struck in it: when a contact pushed one of a group's
-    /// particles more than `8|g|h²` (far more than resting contact's `|g|h²`), the
+    /// particles that came at the surface faster than `max(8|g|h, 0.1 m/s)` (a resting
+    /// particle's approach is gravity's `|g|h`, whatever weight its contact carries), the
     /// group's distances and joint limits are projected again, then its contacts, this
     /// many times (see "Impacts" in the module docs). Default 0 (off): a crowd of ragdolls
-    /// landing pays ~15 % for one pass; a few fighting-game ragdolls that must keep their
-    /// bones through hits want 1–3.
+    /// landing pays 6–8 % for one pass; a few fighting-game ragdolls that must keep their
+    /// bones through hits want 1 (more passes measured no better at 8 substeps).
     pub impact_passes: u32,
 }
 
@@ -1523,7 +1526,11 @@ impl<S: Space> World<S> {
     /// contact struck this substep are projected again, then their contacts.
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn impact_passes(&mut self, ctx: &SubstepContext<RealOf<S>>, h: RealOf<S>) {
-        let struck = self.def.gravity.length() * h * h * RealOf::<S>::from_i32(8);
+        // An impact: the contact pushed a particle that came at the surface faster than
+        // gravity brings a resting particle in eight substeps (a resting particle's
+        // approach is gravity's `|g|h`, whatever weight its contact carries), and at
+        // least 0.1 m/s (zero gravity).
+        let struck = (self.def.gravity.length() * h * RealOf::<S>::from_i32(8)).max(RealOf::<S>::from_ratio(1, 10));
         let gs = &mut self.groups;
         gs.stamp = gs.stamp.wrapping_add(1);
         if gs.stamp == 0 {
@@ -1532,7 +1539,8 @@ impl<S: Space> World<S> {
         }
         gs.hit.clear();
         for c in &self.contacts {
-            if c.dn > struck
+            if c.dn > RealOf::<S>::ZERO
+                && c.vn_pre < -struck
                 && let Some(&g) = gs.of.get(c.particle as usize)
                 && g != u32::MAX
                 && gs.mark[g as usize] != gs.stamp

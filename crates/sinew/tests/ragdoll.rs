@@ -768,23 +768,23 @@ fn a_ragdoll_at_rest_sleeps_and_wakes_when_hit() {
 // ------------------------------------------------------------------ impact passes
 
 /// Worst bone strain, worst joint-limit overshoot (°) and largest node speed over the
-/// last 0.5 s of `humanoid16` thrown at 10 m/s into a wall at the default 8 substeps,
-/// with `passes` impact passes.
-fn wall_impact_at_8_substeps(passes: u32) -> (f64, f64, f64) {
+/// last 0.5 s of `humanoid16` thrown from `(0, y)` at `speed` into a wall at the default
+/// 8 substeps for `frames` frames, with `passes` impact passes.
+fn wall_impact_at_8_substeps(passes: u32, y: f64, speed: f64, frames: u32) -> (f64, f64, f64) {
     let rig = presets::humanoid16::<f64>();
     let def = WorldDef { friction: 0.6, damping: 0.3, impact_passes: passes, ..WorldDef::default() };
     let mut w = World2d::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
     let wall = Shape::cuboid(DVec2::new(0.25, 3.0)).unwrap();
     w.add_collider(&ColliderDef::new(wall).position(DVec2::new(3.25, 3.0))).unwrap();
-    let rd = Ragdoll::spawn(&mut w, &rig, DVec2::new(0.0, 0.3), 1.0, DVec2::new(10.0, 0.0)).unwrap();
+    let rd = Ragdoll::spawn(&mut w, &rig, DVec2::new(0.0, y), 1.0, DVec2::new(speed, 0.0)).unwrap();
     let (mut strain, mut limit, mut late) = (0.0f64, 0.0f64, 0.0f64);
-    for f in 0..300 {
+    for f in 0..frames {
         w.step(1.0 / 60.0).unwrap();
         let st = rd.stats(&w).unwrap();
         strain = strain.max(st.max_bone_strain);
         limit = limit.max(st.max_limit_violation.to_degrees());
-        if f >= 270 {
+        if f + 30 >= frames {
             late = late.max(st.max_speed);
         }
     }
@@ -792,34 +792,48 @@ fn wall_impact_at_8_substeps(passes: u32) -> (f64, f64, f64) {
 }
 
 /// One impact pass (`WorldDef::impact_passes`) re-projects the bones and limits of a
-/// ragdoll a contact struck in the substep: thrown at 10 m/s into a wall at 8 substeps,
-/// its worst bone strain falls from 7.2 % to 3.5 % and its worst joint-limit overshoot
-/// from 9.2° to 2.2° (measured), and it is still at rest within 5 s. Asserted: strain
-/// below 4.5 % and under 60 % of the run without, overshoot below 3°, last half second
-/// below 5 cm/s.
+/// ragdoll a contact struck in the substep. Over 15 throws into a wall (6–14 m/s, from
+/// 0.3, 0.8 and 1.5 m up; 3 s each) at the default 8 substeps the mean worst bone strain
+/// falls from 11.0 % to 7.2 % and the largest from 20.3 % to 9.6 %, the mean joint-limit
+/// overshoot from 2.2° to 1.7° (measured). Asserted: mean under 80 % and largest under
+/// 60 % of the runs without, mean overshoot lower; and the 10 m/s throw still at rest in
+/// 5 s (the run one second longer than the ragdoll test's 4.5 s).
 #[test]
-fn one_impact_pass_halves_the_bone_strain_of_a_ragdoll_thrown_into_a_wall() {
-    let (strain0, limit0, _) = wall_impact_at_8_substeps(0);
-    let (strain1, limit1, late1) = wall_impact_at_8_substeps(1);
-    assert!(strain1 < 0.045 && strain1 < 0.6 * strain0, "strain {strain1} with a pass, {strain0} without");
-    assert!(limit1 < 3.0 && limit1 < limit0, "limit overshoot {limit1}° with a pass, {limit0}° without");
-    assert!(late1 < 0.05, "still moving at {late1} m/s after 4.5 s");
+fn one_impact_pass_cuts_the_bone_strain_of_ragdolls_thrown_into_a_wall() {
+    let sweep = |passes: u32| {
+        let (mut sum, mut max, mut lim) = (0.0, 0.0f64, 0.0);
+        for speed in [6.0, 8.0, 10.0, 12.0, 14.0] {
+            for y in [0.3, 0.8, 1.5] {
+                let (s, l, _) = wall_impact_at_8_substeps(passes, y, speed, 180);
+                (sum, max, lim) = (sum + s, max.max(s), lim + l);
+            }
+        }
+        (sum / 15.0, max, lim / 15.0)
+    };
+    let (mean0, max0, lim0) = sweep(0);
+    let (mean1, max1, lim1) = sweep(1);
+    assert!(mean1 < 0.8 * mean0, "mean worst strain {mean1} with a pass, {mean0} without");
+    assert!(max1 < 0.6 * max0, "largest strain {max1} with a pass, {max0} without");
+    assert!(lim1 < lim0, "mean limit overshoot {lim1}° with a pass, {lim0}° without");
+    let (_, _, late) = wall_impact_at_8_substeps(1, 0.3, 10.0, 300);
+    assert!(late < 0.05, "still moving at {late} m/s after 4.5 s");
 }
 
-/// Impact passes act only on struck groups: a chain of distances that has come to rest
-/// bridging two boxes (its ends held by contacts and friction, its links in tension; the
-/// contacts push it by about gravity's `|g|h²` each substep, far below the `8|g|h²` that
-/// marks an impact) steps bit for bit the same with and without them over the next
-/// second. (With the threshold at 0 the passes re-project it and the states part.)
+/// Impact passes act only on struck groups: a chain of 20 distances that has come to rest
+/// bridging two boxes (its end contacts carry the chain's weight and push about 8|g|h²
+/// every substep, but the particles come at the boxes only at gravity's |g|h per substep)
+/// steps bit for bit the same with and without them over the next second. (A first
+/// version that compared the push with 8|g|h² fired here every substep; with the speed
+/// threshold at 0 the passes run and the states part.)
 #[test]
 fn impact_passes_leave_resting_contact_alone() {
     let mut w = World2d::new(WorldDef { friction: 1.0, damping: 3.0, ..WorldDef::default() }).unwrap();
-    for x in [-1.0, 1.0] {
+    for x in [-1.4, 1.4] {
         let block = Shape::cuboid(DVec2::new(0.5, 0.5)).unwrap();
         w.add_collider(&ColliderDef::new(block).position(DVec2::new(x, 0.0))).unwrap();
     }
-    let ps: Vec<_> = (0..=12)
-        .map(|i| w.add_particle(&ParticleDef::at(DVec2::new(-0.6 + 0.1 * f64::from(i), 0.52)).radius(0.02)).unwrap())
+    let ps: Vec<_> = (0..=20)
+        .map(|i| w.add_particle(&ParticleDef::at(DVec2::new(-1.0 + 0.1 * f64::from(i), 0.52)).radius(0.02)).unwrap())
         .collect();
     for pair in ps.windows(2) {
         w.add_distance(&DistanceDef::new(pair[0], pair[1]).length(0.105)).unwrap();
