@@ -103,8 +103,8 @@ impl<S: RigSpace> Ragdoll<S> {
         Ok(worst)
     }
 
-    /// True when every node moves slower than `speed` (m/s): where a sleeping system
-    /// would put the ragdoll to sleep (this crate does not; see the module docs).
+    /// True when every node moves slower than `speed` (m/s). (The world puts a ragdoll to
+    /// sleep by itself after a second below 1 cm/s; see the module docs.)
     pub fn is_at_rest(&self, world: &World<S>, speed: RealOf<S>) -> Result<bool, SinewError> {
         Ok(self.max_speed(world)? < speed)
     }
