@@ -173,6 +173,14 @@ impl<S: Space> Default for WorldDef<S> {
 }
 
 impl<S: Space> WorldDef<S> {
+    /// The approach speed of resting contact at substep `h`: what gravity adds in two
+    /// substeps, `2|g|h`. Below it an approach is resting contact, not an impact — no
+    /// bounce, no strike plane, no impact pass.
+    #[inline]
+    pub(crate) fn rest_speed(&self, h: RealOf<S>) -> RealOf<S> {
+        self.gravity.length() * h * RealOf::<S>::TWO
+    }
+
     /// Checks every field; the world only ever holds a validated definition.
     pub fn validate(&self) -> Result<(), SinewError> {
         check_finite(self.gravity, "gravity")?;
@@ -465,6 +473,8 @@ impl<S: Space> World<S> {
     pub fn set_def(&mut self, def: WorldDef<S>) -> Result<(), SinewError> {
         def.validate()?;
         self.distance_order_dirty |= def.constraint_order != self.def.constraint_order;
+        // The impact passes' groups are only kept while the passes are on.
+        self.distance_order_dirty |= (def.impact_passes > 0) != (self.def.impact_passes > 0);
         self.def = def;
         Ok(())
     }
@@ -933,7 +943,11 @@ impl<S: Space> World<S> {
             ConstraintOrder::Sequential => self.interleave_distances(),
             ConstraintOrder::Coloured => self.colour_distances(),
         }
-        self.build_groups();
+        if self.def.impact_passes > 0 {
+            self.build_groups();
+        } else {
+            self.groups = ConstraintGroups::default();
+        }
     }
 
     /// The constraint groups for the impact passes (see [`ConstraintGroups`]).
@@ -1333,7 +1347,7 @@ impl<S: Space> World<S> {
         let inv_h = RealOf::<S>::ONE / h;
         let sc = &mut self.scratch;
         let ps = &self.particles;
-        let rest_move = self.def.gravity.length() * h * h * RealOf::<S>::TWO;
+        let rest_move = self.def.rest_speed(h) * h;
         let test = ContactTest { particles: ps, def: &self.def, f0, f1, inv_h, rest_move };
         let contacts = &mut self.contacts;
         let (pos, prev) = (&ps.pos[..], &ps.prev[..]);
@@ -1448,85 +1462,8 @@ impl<S: Space> World<S> {
     /// no point satisfies both) and three or more contacts are projected one at a time.
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn solve_contacts(&mut self, h: RealOf<S>) {
-        self.solve_contacts_of(h, |_| true);
+        solve_contacts_of(&mut self.particles, &mut self.contacts, h, |_| true);
     }
-
-    /// [`World::solve_contacts`] for the contacts of the particles `keep` accepts.
-    #[inline(always)]
-    fn solve_contacts_of(&mut self, h: RealOf<S>, keep: impl Fn(usize) -> bool) {
-        let ps = &mut self.particles;
-        let zero = RealOf::<S>::ZERO;
-        let friction = |ps: &mut ParticleSet<S>, c: &Contact<S>| {
-            let k = c.particle as usize;
-            if c.mu_s > zero {
-                let disp = ps.pos[k] - ps.prev[k] - c.v_col * h;
-                let tangential = disp - c.normal * c.normal.dot(disp);
-                if tangential.length_squared() < (c.mu_s * c.dn).sq() {
-                    ps.pos[k] -= tangential;
-                }
-            }
-        };
-        let one_by_one = |ps: &mut ParticleSet<S>, c: &mut Contact<S>| {
-            let k = c.particle as usize;
-            let depth = c.d - c.normal.dot(ps.pos[k]);
-            if depth > zero {
-                ps.pos[k] += c.normal * depth;
-                c.dn += depth;
-                friction(ps, c);
-            }
-        };
-        let cs = &mut self.contacts;
-        let mut i = 0;
-        while i < cs.len() {
-            let k = cs[i].particle;
-            if !keep(k as usize) {
-                i += 1;
-                continue;
-            }
-            let pair = i + 1 < cs.len() && cs[i + 1].particle == k && (i + 2 == cs.len() || cs[i + 2].particle != k);
-            if !pair {
-                // One contact (or a run of three or more, one at a time).
-                one_by_one(ps, &mut cs[i]);
-                i += 1;
-                continue;
-            }
-            let (a, b) = cs.split_at_mut(i + 1);
-            let (ca, cb) = (&mut a[i], &mut b[0]);
-            let x = ps.pos[k as usize];
-            let (na, nb) = (ca.normal, cb.normal);
-            let (ea, eb) = (ca.d - na.dot(x), cb.d - nb.dot(x));
-            let c = na.dot(nb);
-            // The least move `Δx` with `n_a·Δx ≥ e_a` and `n_b·Δx ≥ e_b`.
-            let det = RealOf::<S>::ONE - c * c;
-            let (ma, mb) = if ea <= zero && eb <= zero {
-                (zero, zero)
-            } else if ea > zero && ea * c >= eb {
-                (ea, zero) // onto `a` clears `b`
-            } else if eb > zero && eb * c >= ea {
-                (zero, eb) // onto `b` clears `a`
-            } else if det > RealOf::<S>::GEOMETRIC_EPSILON {
-                ((ea - c * eb) / det, (eb - c * ea) / det)
-            } else {
-                (-RealOf::<S>::ONE, zero) // no point satisfies both: one after the other
-            };
-            if ma < zero || mb < zero {
-                one_by_one(ps, ca);
-                one_by_one(ps, cb);
-            } else {
-                ps.pos[k as usize] += na * ma + nb * mb;
-                ca.dn += ma;
-                cb.dn += mb;
-                if ma > zero {
-                    friction(ps, ca);
-                }
-                if mb > zero {
-                    friction(ps, cb);
-                }
-            }
-            i += 2;
-        }
-    }
-
     /// The impact passes (see "Impacts" in the module docs): the groups of constraints a
     /// contact struck this substep are projected again, then their contacts.
     #[inline(never)] // a phase of the step (see the note in `step_with`)
@@ -1535,7 +1472,7 @@ impl<S: Space> World<S> {
         // gravity brings a resting particle in eight substeps (a resting particle's
         // approach is gravity's `|g|h`, whatever weight its contact carries), and at
         // least 0.1 m/s (zero gravity).
-        let struck = (self.def.gravity.length() * h * RealOf::<S>::from_i32(8)).max(RealOf::<S>::from_ratio(1, 10));
+        let struck = (self.def.rest_speed(h) * RealOf::<S>::from_i32(4)).max(RealOf::<S>::from_ratio(1, 10));
         let gs = &mut self.groups;
         gs.stamp = gs.stamp.wrapping_add(1);
         if gs.stamp == 0 {
@@ -1574,11 +1511,9 @@ impl<S: Space> World<S> {
                     }
                 }
             }
-            let (of, mark, stamp) =
-                (core::mem::take(&mut self.groups.of), core::mem::take(&mut self.groups.mark), self.groups.stamp);
-            self.solve_contacts_of(h, |k| of.get(k).is_some_and(|&g| g != u32::MAX && mark[g as usize] == stamp));
-            self.groups.of = of;
-            self.groups.mark = mark;
+            let gs = &self.groups;
+            let struck = |k: usize| gs.of.get(k).is_some_and(|&g| g != u32::MAX && gs.mark[g as usize] == gs.stamp);
+            solve_contacts_of(&mut self.particles, &mut self.contacts, h, struck);
         }
     }
 
@@ -1641,8 +1576,8 @@ impl<S: Space> World<S> {
     /// ~1 cm above it).
     ///
     /// The start's depth costs a distance query only for a contact left moving outward
-    /// faster than `GEOMETRIC_EPSILON / h` (0.5 mm/s at the default step in `f32`; fixed
-    /// point, whose `GEOMETRIC_EPSILON` is coarse, uses its square), and only when the
+    /// faster than `Real::ROUNDING_SLOP / h` (0.5 mm/s at the default step in `f32`; in
+    /// fixed point the square of its coarse geometric epsilon), and only when the
     /// collider moves or the start lies below the contact plane (which supports a static
     /// collider's inflated shape, so a start above it was outside).
     #[inline(never)] // a phase of the step (see the note in `step_with`)
@@ -1651,7 +1586,7 @@ impl<S: Space> World<S> {
         let zero = RealOf::<S>::ZERO;
         // Below this approach speed a bounce is suppressed: it is what gravity adds in two
         // substeps, i.e. resting contact, not an impact.
-        let rest_speed = self.def.gravity.length() * ctx.h * RealOf::<S>::TWO;
+        let rest_speed = self.def.rest_speed(ctx.h);
         // An outward velocity below this (a rounding's worth of displacement per substep)
         // is dropped without looking at where the substep started.
         let tiny = RealOf::<S>::ROUNDING_SLOP * ctx.inv_h;
@@ -1726,6 +1661,86 @@ impl<S: Space> World<S> {
     }
 }
 
+/// [`World::solve_contacts`] for the contacts of the particles `keep` accepts.
+#[inline(always)]
+fn solve_contacts_of<S: Space>(
+    ps: &mut ParticleSet<S>,
+    contacts: &mut [Contact<S>],
+    h: RealOf<S>,
+    keep: impl Fn(usize) -> bool,
+) {
+    let zero = RealOf::<S>::ZERO;
+    let friction = |ps: &mut ParticleSet<S>, c: &Contact<S>| {
+        let k = c.particle as usize;
+        if c.mu_s > zero {
+            let disp = ps.pos[k] - ps.prev[k] - c.v_col * h;
+            let tangential = disp - c.normal * c.normal.dot(disp);
+            if tangential.length_squared() < (c.mu_s * c.dn).sq() {
+                ps.pos[k] -= tangential;
+            }
+        }
+    };
+    let one_by_one = |ps: &mut ParticleSet<S>, c: &mut Contact<S>| {
+        let k = c.particle as usize;
+        let depth = c.d - c.normal.dot(ps.pos[k]);
+        if depth > zero {
+            ps.pos[k] += c.normal * depth;
+            c.dn += depth;
+            friction(ps, c);
+        }
+    };
+    let cs = contacts;
+    let mut i = 0;
+    while i < cs.len() {
+        let k = cs[i].particle;
+        if !keep(k as usize) {
+            i += 1;
+            continue;
+        }
+        let pair = i + 1 < cs.len() && cs[i + 1].particle == k && (i + 2 == cs.len() || cs[i + 2].particle != k);
+        if !pair {
+            // One contact (or a run of three or more, one at a time).
+            one_by_one(ps, &mut cs[i]);
+            i += 1;
+            continue;
+        }
+        let (a, b) = cs.split_at_mut(i + 1);
+        let (ca, cb) = (&mut a[i], &mut b[0]);
+        let x = ps.pos[k as usize];
+        let (na, nb) = (ca.normal, cb.normal);
+        let (ea, eb) = (ca.d - na.dot(x), cb.d - nb.dot(x));
+        let c = na.dot(nb);
+        // The least move `Δx` with `n_a·Δx ≥ e_a` and `n_b·Δx ≥ e_b`.
+        let det = RealOf::<S>::ONE - c * c;
+        let (ma, mb) = if ea <= zero && eb <= zero {
+            (zero, zero)
+        } else if ea > zero && ea * c >= eb {
+            (ea, zero) // onto `a` clears `b`
+        } else if eb > zero && eb * c >= ea {
+            (zero, eb) // onto `b` clears `a`
+        } else if det > RealOf::<S>::GEOMETRIC_EPSILON {
+            ((ea - c * eb) / det, (eb - c * ea) / det)
+        } else {
+            (-RealOf::<S>::ONE, zero) // no point satisfies both: one after the other
+        };
+        if ma < zero || mb < zero {
+            one_by_one(ps, ca);
+            one_by_one(ps, cb);
+        } else {
+            ps.pos[k as usize] += na * ma + nb * mb;
+            ca.dn += ma;
+            cb.dn += mb;
+            if ma > zero {
+                friction(ps, ca);
+            }
+            if mb > zero {
+                friction(ps, cb);
+            }
+        }
+        i += 2;
+    }
+}
+
 /// What a particle–collider contact test reads, borrowed apart from the contact list it
 /// appends to (so the substep loop can hold the particle arrays while it tests).
 struct ContactTest<'a, S: Space> {
@@ -1734,8 +1749,7 @@ struct ContactTest<'a, S: Space> {
     f0: RealOf<S>,
     f1: RealOf<S>,
     inv_h: RealOf<S>,
-    /// How far gravity moves a resting particle into a surface in two substeps
-    /// (`2|g|h²`): an approach below it is resting contact, not an impact.
+    /// [`WorldDef::rest_speed`] times `h`: a substep's approach below it is resting contact.
     rest_move: RealOf<S>,
 }
 
@@ -1845,7 +1859,8 @@ impl<S: Space> ContactTest<'_, S> {
     /// A speculative contact of particle `k` with the static collider `col` (slot `slot`)
     /// when the particle is within half its radius of touching it: the step's plane
     /// (`normal`, `d`) if the pair has one in force (`normal` zero otherwise), else the
-    /// supporting plane at the nearest surface point. It acts only if something pushes the particle into it this substep.
+    /// supporting plane at the nearest surface point. It acts only if something pushes the
+    /// particle into it this substep.
     #[inline]
     fn speculative(
         &self,
