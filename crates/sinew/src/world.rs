@@ -84,8 +84,9 @@
 //! resting contact's approach is that `|g|h` whatever weight it carries; its push `dn`
 //! grows with the load, and a first version that compared the push with `8|g|h²` fired
 //! every substep on a chain of 20 links resting across two boxes (as it would on anything
-//! riding a lift). Measured over 15 throws into a wall (6–14 m/s, 3 s each) and 6 drops
-//! (3–7 m) of a humanoid at 8 substeps: mean worst bone strain 11.0 % / 11.8 % without,
+//! riding a lift). Measured (`examples/ragdoll_impact.rs`, its sweep tables) over 15
+//! throws into a wall (6–14 m/s, 3 s each) and 6 drops (3–7 m) of a humanoid at 8
+//! substeps: mean worst bone strain 11.0 % / 11.8 % without,
 //! 7.2 % / 9.7 % with one pass (largest 20.3 % → 9.6 % against the wall), mean joint-limit
 //! overshoot 2.2° → 1.7°; two or three passes measured no better (8.2 % and 7.8 %
 //! against the wall). At 4 substeps one pass gives 19.9 % → 14.5 % and 29.6 % → 24.7 %.
