@@ -93,7 +93,7 @@
 //! The 3D `humanoid3d` gains less (15 throws into a wall, 6–14 m/s): 24.4 % → 20.9 % mean
 //! at 8 substeps, its largest up from 30.9 % to 35.1 %; 13.2 % → 9.8 % at 16.
 //! Off by default: in a crowd (1000 ragdolls raining onto platforms at 4 substeps) one
-//! pass costs 6–8 %, as most ragdolls are landing somewhere in each frame.
+//! pass costs 4–8 %, as most ragdolls are landing somewhere in each frame.
 //! Only distances and joint limits are re-projected: tethers, bending, attachments (a
 //! grabbed ragdoll's pin), rope chains, span contacts and `step_with`'s custom
 //! constraints (muscles) wait for the next substep, as before.
@@ -148,7 +148,7 @@ pub struct WorldDef<S: Space> {
     /// particle's approach is gravity's `|g|h`, whatever weight its contact carries), the
     /// group's distances and joint limits are projected again, then its contacts, this
     /// many times (see "Impacts" in the module docs). Default 0 (off): a crowd of ragdolls
-    /// landing pays 6–8 % for one pass; a few fighting-game ragdolls that must keep their
+    /// landing pays 4–8 % for one pass; a few fighting-game ragdolls that must keep their
     /// bones through hits want 1 (more passes measured no better at 8 substeps).
     pub impact_passes: u32,
 }

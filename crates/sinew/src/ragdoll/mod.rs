@@ -62,7 +62,7 @@
 //! [`crate::WorldDef::impact_passes`] spends extra passes only on the ragdolls a contact
 //! struck in a substep (off by default): one pass takes the mean worst strain of 15 wall
 //! throws at 6–14 m/s and 8 substeps from 11.0 % to 7.2 % (largest 20.3 % → 9.6 %), for
-//! 6–8 % more time in a 1000-ragdoll rain (`crate::world` module docs, "Impacts").
+//! 4–8 % more time in a 1000-ragdoll rain (`crate::world` module docs, "Impacts").
 //!
 //! Ragdoll nodes collide as points (spheres); bones do not, so a limb can end up
 //! straddling a thin platform.
