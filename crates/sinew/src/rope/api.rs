@@ -27,6 +27,15 @@ pub(crate) struct EdgeScratch<S: Space> {
     reuse2: Vec<RealOf<S>>,
     /// Per item: the span's contact for the step (world frame), see `span_step_contact`.
     planes: Vec<ItemPlane<S>>,
+    /// Per segment: whether all its items have a step plane or are clear for the step
+    /// (none is tested every substep). While such a segment's ends stay within
+    /// `reuse2`, a substep copies its ready plane contacts whose clearance it reached —
+    /// what the per-item loop would push, in the same order — without visiting its items.
+    planar: Vec<bool>,
+    /// Per segment (CSR, one more entry than segments): its ready plane contacts in
+    /// `plane_contacts`, with their items' clearances (none for a segment not `planar`).
+    plane_at: Vec<u32>,
+    plane_contacts: Vec<(RealOf<S>, EdgeContact<S>)>,
 }
 
 /// A span–collider item's contact for the step, in the world frame.
@@ -341,6 +350,9 @@ impl<S: Space> World<S> {
         es.clear2.clear();
         es.reuse2.clear();
         es.planes.clear();
+        es.planar.clear();
+        es.plane_at.clear();
+        es.plane_contacts.clear();
         if !self.ropes.is_empty() && !self.colliders.is_empty() {
             let mut cands = Vec::new();
             for (h, r) in self.ropes.iter() {
@@ -407,10 +419,26 @@ impl<S: Space> World<S> {
                         es.clear2.push(clear * clear);
                         es.planes.push(plane);
                     }
+                    // The segment's ready plane contacts (see `EdgeScratch::plane_at`).
+                    let lo = *es.start.last().unwrap_or(&0) as usize;
+                    let planar =
+                        reuse2 > RealOf::<S>::ZERO && es.planes[lo..].iter().all(|p| !matches!(p, ItemPlane::Test));
+                    es.planar.push(planar);
+                    es.plane_at.push(es.plane_contacts.len() as u32);
+                    if planar {
+                        for (p, &clear2) in es.planes[lo..].iter().zip(&es.clear2[lo..]) {
+                            if let ItemPlane::Plane(WorldPlane { t, normal, d, mu }) = *p {
+                                let (a, b) = (w[0], w[1]);
+                                let c = EdgeContact { a, b, t, normal, d, dn: RealOf::<S>::ZERO, mu };
+                                es.plane_contacts.push((clear2, c));
+                            }
+                        }
+                    }
                 }
             }
         }
         es.start.push(es.items.len() as u32);
+        es.plane_at.push(es.plane_contacts.len() as u32);
         self.edge_scratch = es;
     }
 
@@ -434,10 +462,7 @@ impl<S: Space> World<S> {
             return; // no candidates (no colliders: contact detection left no reaches)
         }
         for (i, &(a, b, rope_slot)) in es.segs.iter().enumerate() {
-            let Some(r) = self.ropes.values[rope_slot as usize].as_ref() else { continue };
             let (a, b) = (a as usize, b as usize);
-            let (xa, xb) = (ps.pos[a], ps.pos[b]);
-            let (xa0, xb0) = (ps.prev[a], ps.prev[b]);
             // How far either end has been from its step-start position (this substep's
             // start and end).
             let reach2 = {
@@ -445,6 +470,19 @@ impl<S: Space> World<S> {
                 if ra > rb { ra } else { rb }
             };
             let reuse = reach2 <= es.reuse2[i];
+            if reuse && es.planar[i] {
+                // Every item has its step plane or is clear: the ready contacts.
+                let (p0, p1) = (es.plane_at[i] as usize, es.plane_at[i + 1] as usize);
+                for &(clear2, c) in &es.plane_contacts[p0..p1] {
+                    if reach2 >= clear2 {
+                        self.edge_contacts.push(c);
+                    }
+                }
+                continue;
+            }
+            let Some(r) = self.ropes.values[rope_slot as usize].as_ref() else { continue };
+            let (xa, xb) = (ps.pos[a], ps.pos[b]);
+            let (xa0, xb0) = (ps.prev[a], ps.prev[b]);
             let (lo, hi) = (es.start[i] as usize, es.start[i + 1] as usize);
             for ((&bi, &clear2), plane) in es.items[lo..hi].iter().zip(&es.clear2[lo..hi]).zip(&es.planes[lo..hi]) {
                 if reach2 < clear2 {
