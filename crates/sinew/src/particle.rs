@@ -125,6 +125,26 @@ pub(crate) const ALIVE: u8 = 1;
 pub(crate) const KINEMATIC: u8 = 2;
 pub(crate) const COLLIDES: u8 = 4;
 
+/// A particle's contact anchor besides its position (see "Contact anchors" in the world's
+/// module docs): the radius of the region its collider pairs hold for, the extra
+/// broad-phase reach they were gathered with, and [`AnchorInfo::ANCHORED`] /
+/// [`AnchorInfo::PLANES`] / [`AnchorInfo::LONELY`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct AnchorInfo<R> {
+    pub region: R,
+    pub extra: R,
+    pub flags: u8,
+}
+
+impl<R> AnchorInfo<R> {
+    /// The slot has a contact anchor.
+    pub const ANCHORED: u8 = 1;
+    /// Its pairs carry contact planes.
+    pub const PLANES: u8 = 2;
+    /// It has no pairs: nothing lies within its region.
+    pub const LONELY: u8 = 4;
+}
+
 /// Structure-of-arrays particle storage. Indices of live particles never move.
 #[derive(Clone, Debug, Default)]
 pub struct ParticleSet<S: Space> {
@@ -146,6 +166,11 @@ pub struct ParticleSet<S: Space> {
     pub(crate) generation: Vec<u32>,
     pub(crate) free: Vec<u32>,
     pub(crate) live: usize,
+    /// Contact anchors (see "Contact anchors" in the world's module docs): where the slot's
+    /// collider pairs were gathered, and what they hold for. Part of the state (snapshots
+    /// keep it): which steps gather afresh depends on it.
+    pub(crate) anchor: Vec<VecOf<S>>,
+    pub(crate) anchor_info: Vec<AnchorInfo<RealOf<S>>>,
 }
 
 impl<S: Space> ParticleSet<S> {
@@ -177,6 +202,8 @@ impl<S: Space> ParticleSet<S> {
             self.groups[k] = d.groups;
             self.flags[k] = flags;
             self.target[k] = None;
+            self.anchor[k] = d.position;
+            self.anchor_info[k] = AnchorInfo::default();
             return ParticleHandle(RawHandle { index: i, generation: self.generation[k] });
         }
         let i = self.pos.len() as u32;
@@ -194,6 +221,8 @@ impl<S: Space> ParticleSet<S> {
         self.flags.push(flags);
         self.target.push(None);
         self.generation.push(0);
+        self.anchor.push(d.position);
+        self.anchor_info.push(AnchorInfo::default());
         ParticleHandle(RawHandle { index: i, generation: 0 })
     }
 
@@ -207,6 +236,7 @@ impl<S: Space> ParticleSet<S> {
         self.inv_mass[k] = RealOf::<S>::ZERO;
         self.vel[k] = VecOf::<S>::ZERO;
         self.target[k] = None;
+        self.anchor_info[k].flags = 0;
         self.generation[k] = self.generation[k].wrapping_add(1);
         self.free.push(h.0.index);
         self.live -= 1;

@@ -5,7 +5,8 @@
 //! with its peers. That works only if
 //!
 //! 1. a snapshot holds *everything the next step reads* — positions, velocities, masses
-//!    and pins, pending forces and kinematic targets, every constraint with its multiplier,
+//!    and pins, pending forces and kinematic targets, the particles' contact anchors
+//!    (which steps gather collider pairs afresh), every constraint with its multiplier,
 //!    collider poses (current and previous, which give their velocity), driver progress,
 //!    rope state (rest lengths, multipliers, sleep), the clock and the free lists that
 //!    decide where the next created object goes;
@@ -23,7 +24,7 @@ use crate::collider::Collider;
 use crate::constraint::{Attachment, Bending, Distance, JointLimit, Tether};
 use crate::driver::KeyframeDriver;
 use crate::math::{Real, Rotation, Vector};
-use crate::particle::{InteractionGroups, ParticleSet};
+use crate::particle::{AnchorInfo, InteractionGroups, ParticleSet};
 use crate::rope::Rope;
 use crate::sleep::SleepGroup;
 use crate::space::{RealOf, Space, VecOf};
@@ -78,8 +79,8 @@ impl StateHasher {
 }
 
 /// The particle state a step reads (positions, velocities, masses, pins, forces, targets,
-/// filters and the slot bookkeeping). `prev` and `step_start` are not stored: every step
-/// overwrites them before reading them.
+/// filters, the slot bookkeeping and the contact anchors). `prev` and `step_start` are
+/// not stored: every step overwrites them before reading them.
 #[derive(Clone, Debug)]
 struct ParticleState<S: Space> {
     pos: Vec<VecOf<S>>,
@@ -96,6 +97,8 @@ struct ParticleState<S: Space> {
     generation: Vec<u32>,
     free: Vec<u32>,
     live: usize,
+    anchor: Vec<VecOf<S>>,
+    anchor_info: Vec<AnchorInfo<RealOf<S>>>,
 }
 
 /// A saved world state. Cheap to take (a copy of flat arrays), restored with
@@ -140,6 +143,8 @@ impl<S: Space> Snapshot<S> {
             + b(&p.target)
             + b(&p.generation)
             + b(&p.free)
+            + b(&p.anchor)
+            + b(&p.anchor_info)
             + self.distances.slot_bytes()
             + self.tethers.slot_bytes()
             + self.bendings.slot_bytes()
@@ -162,6 +167,8 @@ impl<S: Space> Snapshot<S> {
             + 1
             + size_of::<Option<VecOf<S>>>()
             + 4
+            + size_of::<VecOf<S>>()
+            + size_of::<AnchorInfo<RealOf<S>>>()
     }
 
     /// Step count at which the snapshot was taken.
@@ -193,6 +200,8 @@ impl<S: Space> World<S> {
                 generation: p.generation.clone(),
                 free: p.free.clone(),
                 live: p.live,
+                anchor: p.anchor.clone(),
+                anchor_info: p.anchor_info.clone(),
             },
             distances: self.distances.clone(),
             tethers: self.tethers.clone(),
@@ -229,6 +238,8 @@ impl<S: Space> World<S> {
         sp.generation.clone_from(&p.generation);
         sp.free.clone_from(&p.free);
         sp.live = p.live;
+        sp.anchor.clone_from(&p.anchor);
+        sp.anchor_info.clone_from(&p.anchor_info);
         out.def = self.def;
         out.distances.clone_from(&self.distances);
         out.tethers.clone_from(&self.tethers);
@@ -265,6 +276,8 @@ impl<S: Space> World<S> {
         p.generation.clone_from(&sp.generation);
         p.free.clone_from(&sp.free);
         p.live = sp.live;
+        p.anchor.clone_from(&sp.anchor);
+        p.anchor_info.clone_from(&sp.anchor_info);
         self.def = s.def;
         self.distances.clone_from(&s.distances);
         self.tethers.clone_from(&s.tethers);
@@ -298,6 +311,14 @@ impl<S: Space> World<S> {
             h.write_vec(p.pos[k]);
             h.write_vec(p.vel[k]);
             h.write_real(p.inv_mass[k]);
+            // The contact anchor decides which later steps gather afresh.
+            let a = p.anchor_info[k];
+            if a.flags & AnchorInfo::<RealOf<S>>::ANCHORED != 0 {
+                h.write_u64(u64::from(a.flags));
+                h.write_vec(p.anchor[k]);
+                h.write_real(a.region);
+                h.write_real(a.extra);
+            }
         }
         // Multipliers are not hashed: every substep restarts them from 0, so they carry
         // nothing into the next step that the positions do not.

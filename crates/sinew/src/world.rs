@@ -68,6 +68,38 @@
 //! centre line stays at least `r − 2ε ≥ 0` from the shape: it never enters the shape
 //! proper, let alone cuts through a post.
 //!
+//! # Contact anchors
+//!
+//! The planes and clearances above are measured from a point, the particle's *contact
+//! anchor*, and hold while the particle stays within a distance of it: `ε` for the
+//! planes, its gathered margin for the pairs. Nothing ties that point to the start of
+//! the step. A particle at rest on its colliders (a rope lying over posts and boxes, a
+//! ragdoll on a floor) would gather the same pairs and planes again every step, so it
+//! keeps its anchor, and its pairs, while the step's predicted reach from where it is now
+//! stays inside the anchor's region (and, with planes, within `ε` of the anchor) —
+//! `|x₀ − a| + reach ≤ region` — and it moves less than `ε/4` per step. Rope spans whose
+//! two ends kept their anchors keep their step planes and candidates too (they are
+//! measured between the ends' anchors). Everything the substeps test is measured from
+//! the anchor, so reuse is as exact as within one step: a supporting plane never lets a
+//! particle in, and leaving the region re-queries. What changes is how stale a plane's
+//! normal may be. Within a step a sliding particle's plane lags by that step's travel; an
+//! anchor kept across steps would lag by the particle's whole travel since it was taken,
+//! which on a curve holds a slowly sliding particle back (a particle sliding off a post
+//! from 0.1 m/s fell 5 % behind per-substep tests instead of 4.5 %) — hence the `ε/4`
+//! rule, which leaves particles in motion to a fresh anchor every step.
+//!
+//! A particle with no collider within its margin gets an anchor whose region reaches as
+//! far as the nearest half-space and the box around all bounded colliders allow (less
+//! its radius and its spans' extra reach): a falling particle then keeps it for as many
+//! steps as it takes to come within that distance.
+//!
+//! Anchors are state, not caches: which steps gather afresh depends on them, so
+//! snapshots store them and the state hash covers them, and a restored world steps
+//! exactly as the original did (it recomputes the pairs of a kept anchor from the
+//! anchor). Adding, removing or moving a collider, or changing the plane distance or the
+//! friction, drops every anchor; while any collider moves none is kept.
+//! [`StepReport::regathered`] counts the particles that took a new anchor in a step.
+//!
 //! # Impacts
 //!
 //! Constraints are projected before contacts, once per substep (Gauss–Seidel). When a
@@ -106,7 +138,7 @@ use crate::constraint::{
 };
 use crate::driver::{DriverDef, DriverHandle, KeyframeDriver};
 use crate::math::{Real, Rotation, Vector};
-use crate::particle::{ALIVE, COLLIDES, KINEMATIC, ParticleDef, ParticleHandle, ParticleSet, check_finite};
+use crate::particle::{ALIVE, AnchorInfo, COLLIDES, KINEMATIC, ParticleDef, ParticleHandle, ParticleSet, check_finite};
 use crate::rope::Rope;
 use crate::rope::api::{EdgeContact, EdgeScratch};
 use crate::rope::chain::ChainScratch;
@@ -272,6 +304,9 @@ pub struct StepReport {
     /// Particle contacts that pushed in the last substep, plus the span contacts generated
     /// in it (including those kept from the step's planes that were not violated).
     pub contacts: u32,
+    /// Colliding particles that took a new contact anchor this step (their collider pairs
+    /// gathered afresh); the others kept theirs (see "Contact anchors" in the module docs).
+    pub regathered: u32,
 }
 
 /// A particle–collider contact for one substep: keep `n·x ≥ d`.
@@ -309,9 +344,9 @@ struct Probe<R> {
 struct Pair<S: Space> {
     /// Collider slot.
     slot: u32,
-    /// Squared clearance at the start of the step (0 for a moving collider).
+    /// Squared clearance at the particle's contact anchor (0 for a moving collider).
     clear2: RealOf<S>,
-    /// The contact plane at the start of the step, `normal·x ≥ d` (world frame): the
+    /// The contact plane at the contact anchor, `normal·x ≥ d` (world frame): the
     /// collider's supporting plane at its point nearest the particle, moved out by the
     /// particle's radius. Zero normal: none — a moving collider, a particle predicted to
     /// move farther than its reuse distance, or one deeper in than that.
@@ -331,8 +366,11 @@ struct FatEntry<S: Space> {
     /// The gather that wrote the entry (`Scratch::gather_epoch`; 0: never). 32 bits keep
     /// the record at 32 bytes (two per cache line) for `f32` in 2D.
     epoch: u32,
-    /// Half the side of this step's query box, centred on the step's start position.
+    /// Half the side of this step's query box, centred on the particle's contact anchor.
     reach: RealOf<S>,
+    /// The pairs' range in the step's pair array.
+    pairs_at: u32,
+    pairs_len: u32,
 }
 
 /// A simulation world. See the module docs for what one step does.
@@ -395,15 +433,21 @@ pub(crate) struct Scratch<S: Space> {
     /// both ends of a substep's path stay closer than that to the start position the
     /// collider cannot touch the particle or be crossed by it, and the test is skipped.
     pairs: Vec<Pair<S>>,
+    /// The previous step's `pairs`, which a particle that keeps its contact anchor copies.
+    pairs_prev: Vec<Pair<S>>,
+    /// Per particle slot: the gather epoch in which it last kept its contact anchor.
+    kept: Vec<u32>,
+    /// Colliding particles gathered afresh this step (see [`StepReport::regathered`]).
+    regathered: u32,
     /// Per particle slot: for a colliding particle with no pairs this step (nothing
     /// within its margin — most of a swinging rope, a falling ragdoll), its squared margin;
     /// `MAX` for every other slot. Such particles get no probe: one branch-free pass over
     /// all slots per substep finds any that left their region instead.
     lonely2: Vec<RealOf<S>>,
     /// Per particle slot, this substep (at contact detection): how far (squared) the
-    /// substep's path got from the step's start position, `max(|x − x₀|², |x_prev − x₀|²)`.
+    /// substep's path got from its contact anchor `a`, `max(|x − a|², |x_prev − a|²)`.
     pub(crate) reach2: Vec<RealOf<S>>,
-    /// Per particle slot: the squared distance it may move from its step-start position
+    /// Per particle slot: the squared distance it may move from its contact anchor
     /// with its contact planes reused (see "Contact planes" in the module docs); 0: tests
     /// every substep.
     pub(crate) plane2: Vec<RealOf<S>>,
@@ -476,6 +520,10 @@ impl<S: Space> World<S> {
         self.distance_order_dirty |= def.constraint_order != self.def.constraint_order;
         // The impact passes' groups are only kept while the passes are on.
         self.distance_order_dirty |= (def.impact_passes > 0) != (self.def.impact_passes > 0);
+        // What gathered pairs and span planes hold of the settings.
+        if def.plane_reuse != self.def.plane_reuse || def.friction != self.def.friction {
+            self.drop_contact_anchors();
+        }
         self.def = def;
         Ok(())
     }
@@ -744,12 +792,14 @@ impl<S: Space> World<S> {
     pub fn add_collider(&mut self, def: &ColliderDef<S>) -> Result<ColliderHandle, SinewError> {
         let c = Collider::from_def(def)?;
         self.broad_phase_dirty = true;
+        self.drop_contact_anchors();
         Ok(ColliderHandle(self.colliders.insert(c)))
     }
 
     /// Removes a collider.
     pub fn remove_collider(&mut self, h: ColliderHandle) -> Result<(), SinewError> {
         self.broad_phase_dirty = true;
+        self.drop_contact_anchors();
         self.colliders.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "collider" })
     }
 
@@ -781,7 +831,14 @@ impl<S: Space> World<S> {
         c.position = position;
         c.rotation = rotation;
         self.broad_phase_dirty = true;
+        self.drop_contact_anchors();
         Ok(())
+    }
+
+    /// Forgets every particle's contact anchor (see "Contact anchors" in the module docs):
+    /// the colliders or the settings the pairs were gathered with changed.
+    fn drop_contact_anchors(&mut self) {
+        self.particles.anchor_info.iter_mut().for_each(|a| a.flags = 0);
     }
 
     /// Marks everything derived from the state (broad phase, constraint order, contacts)
@@ -881,6 +938,7 @@ impl<S: Space> World<S> {
         }
         let acted = self.contacts.iter().filter(|c| c.dn > RealOf::<S>::ZERO).count();
         report.contacts = (acted + self.edge_contacts.len()) as u32;
+        report.regathered = self.scratch.regathered;
         report.recovered_particles = self.recover_non_finite();
         for &(k, w) in &self.scratch.asleep {
             self.particles.inv_mass[k as usize] = w;
@@ -1032,7 +1090,7 @@ impl<S: Space> World<S> {
         self.mark_sleeping_groups(&mut sleeping);
         self.scratch.sleeping = sleeping;
         self.scratch.extra_reach = extra;
-        let ps = &self.particles;
+        let ps = &mut self.particles;
         let sc = &mut self.scratch;
         let g = self.def.gravity;
         let n = ps.pos.len();
@@ -1049,11 +1107,15 @@ impl<S: Space> World<S> {
         for k in 0..n {
             let flags = ps.flags[k];
             let dynamic = (flags & (ALIVE | KINEMATIC) == ALIVE) & !sc.sleeping[k];
-            if dynamic {
-                // Kept or not without a branch.
-                let before = sc.dynamic_colliding.len();
+            if dynamic & (flags & COLLIDES != 0) {
                 sc.dynamic_colliding.push(k as u32);
-                sc.dynamic_colliding.truncate(before + usize::from(flags & COLLIDES != 0));
+                continue;
+            }
+            // No contacts this step: the anchor is where the step starts (what span contacts
+            // measure a kinematic rope particle's motion from), and none is kept.
+            ps.anchor[k] = ps.pos[k];
+            ps.anchor_info[k].flags = 0;
+            if dynamic {
                 continue;
             }
             sc.dv[k] = VecOf::<S>::ZERO;
@@ -1160,12 +1222,17 @@ impl<S: Space> World<S> {
 
     /// Broad phase once per step: each colliding particle gets the colliders near the
     /// region it can reach this step (its box grown by twice the distance its velocity and
-    /// forces carry it in `dt`, plus 1 cm). A particle that leaves that region during the
-    /// step (a hard constraint yank) is re-queried in the substep where it happens.
+    /// forces carry it in `dt`, plus 1 cm) around its contact anchor — kept
+    /// from an earlier step when that region still holds, else taken where the particle is
+    /// (see "Contact anchors" in the module docs). A particle that leaves that region
+    /// during the step (a hard constraint yank) is re-queried in the substep where it
+    /// happens.
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn gather_candidates(&mut self, dt: RealOf<S>) {
         let sc = &mut self.scratch;
         sc.probes.clear();
+        // Last step's pairs, which particles that keep their anchor copy.
+        core::mem::swap(&mut sc.pairs, &mut sc.pairs_prev);
         sc.pairs.clear();
         // Entries of the last gather (epoch − 1) have their lists in `fat_items`; older
         // ones (a particle pinned, asleep or removed in between) must query afresh.
@@ -1178,6 +1245,7 @@ impl<S: Space> World<S> {
         let prev_epoch = sc.gather_epoch;
         sc.gather_epoch += 1;
         let epoch = sc.gather_epoch;
+        sc.regathered = 0;
         if self.colliders.is_empty() {
             return; // (nothing reads the per-slot arrays below without colliders)
         }
@@ -1185,7 +1253,8 @@ impl<S: Space> World<S> {
         sc.plane2.resize(self.particles.pos.len(), RealOf::<S>::ZERO);
         sc.lonely2.clear();
         sc.lonely2.resize(self.particles.pos.len(), RealOf::<S>::MAX);
-        let ps = &self.particles;
+        sc.kept.resize(self.particles.pos.len(), 0);
+        let ps = &mut self.particles;
         let zero = RealOf::<S>::ZERO;
         let nsub = RealOf::<S>::from_i32(self.def.substeps as i32);
         // The colliders of the broad phase's lists, looked up once per step instead of
@@ -1208,34 +1277,82 @@ impl<S: Space> World<S> {
         // steps instead of re-querying every step.
         let ahead = dt * RealOf::<S>::from_i32(FAT_STEPS_AHEAD);
         let zero_box = Aabb { min: VecOf::<S>::ZERO, max: VecOf::<S>::ZERO };
-        let empty = FatEntry::<S> { bx: zero_box, at: 0, len: 0, epoch: 0, reach: zero };
+        let empty = FatEntry::<S> { bx: zero_box, at: 0, len: 0, epoch: 0, reach: zero, pairs_at: 0, pairs_len: 0 };
         sc.fat.resize(ps.pos.len(), empty);
         core::mem::swap(&mut sc.fat_items, &mut sc.fat_next);
         sc.fat_next.clear();
+        // Anchors last only while no collider moves (a moving one's candidates change).
+        let anchors_hold =
+            !unbounded.iter().chain(bounded.iter().map(|(c, _)| c)).any(|&(_, c)| c.is_some_and(|c| c.1));
+        let min_margin = RealOf::<S>::from_ratio(1, 100);
         for &k in &sc.dynamic_colliding {
             let k = k as usize;
             // Speeds bounded by the sum of the components' magnitudes (≥ the length, no
             // square root): a slightly larger, still safe reach.
             let l1 = |v: VecOf<S>| (0..S::DIM).fold(zero, |a, i| a + v.get(i).abs());
             let reach = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub) * dt * RealOf::<S>::TWO;
-            let margin = reach + RealOf::<S>::from_ratio(1, 100);
             let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
-            let (x, r) = (ps.pos[k], ps.radius[k]);
-            // Contact planes for the step: within `plane_reuse`, half the radius and the
-            // gathered margin of the start (a collider past the margin is not in the list);
-            // 0 when the particle's predicted motion already goes farther.
-            let reuse = self.def.plane_reuse.min(r * RealOf::<S>::HALF).min(margin);
+            let (x0, r) = (ps.pos[k], ps.radius[k]);
+            // Contact planes: within `plane_reuse` and half the radius of the anchor; none
+            // for a particle whose predicted motion this step already goes farther.
+            let eps = self.def.plane_reuse.min(r * RealOf::<S>::HALF);
             let predicted = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub * RealOf::<S>::HALF) * dt;
-            let plane_ok = predicted < reuse;
+            let plane_ok = predicted < eps.min(reach + min_margin);
+            // Keep the anchor (see "Contact anchors" in the module docs) while the step's
+            // reach from here stays inside its region and, with planes, within ε of it.
+            let info = ps.anchor_info[k];
+            // An anchor with pairs is kept only for a particle that hardly moves (a quarter
+            // of ε per step): its planes' normals are the anchor's, so on a curve a slowly
+            // sliding particle would feel a normal that lags by its whole travel since
+            // then instead of one step's.
+            let slow = l1(ps.vel[k]) * dt * RealOf::<S>::from_i32(4) <= eps;
+            let keep = anchors_hold
+                && info.flags & AnchorInfo::<RealOf<S>>::ANCHORED != 0
+                && (slow || info.flags & AnchorInfo::<RealOf<S>>::LONELY != 0)
+                && info.extra == extra
+                && (info.flags & AnchorInfo::<RealOf<S>>::PLANES != 0) == plane_ok
+                && {
+                    let (region, d2) = (info.region, (x0 - ps.anchor[k]).length_squared());
+                    (region >= reach && d2 <= (region - reach).sq())
+                        && (!plane_ok || (eps >= predicted && d2 <= (eps - predicted).sq()))
+                };
+            if keep {
+                sc.kept[k] = epoch;
+            }
+            if keep && info.flags & AnchorInfo::<RealOf<S>>::LONELY != 0 {
+                // Nothing within the region: nothing to gather.
+                sc.plane2[k] = if plane_ok { eps.min(info.region).sq() } else { zero };
+                sc.lonely2[k] = info.region.sq();
+                continue;
+            }
+            // The anchor and the margin the pairs are gathered for.
+            let (x, margin) = if keep { (ps.anchor[k], info.region) } else { (x0, reach + min_margin) };
+            let reuse = eps.min(margin);
             sc.plane2[k] = if plane_ok { reuse.sq() } else { zero };
             let reach = margin + r + extra;
             let mv = VecOf::<S>::splat(reach);
             let q = Aabb { min: x - mv, max: x + mv };
+            let entry = &mut sc.fat[k];
+            let last = fat_valid && entry.epoch == prev_epoch && prev_epoch != 0;
+            if keep && last && entry.reach == reach {
+                // The anchor's pairs as gathered last step: the same query box, the same
+                // candidates, the same pairs.
+                let start = sc.fat_next.len() as u32;
+                sc.fat_next.extend_from_slice(&sc.fat_items[entry.at as usize..(entry.at + entry.len) as usize]);
+                let pairs_at = sc.pairs.len() as u32;
+                let old = entry.pairs_at as usize..(entry.pairs_at + entry.pairs_len) as usize;
+                sc.pairs.extend_from_slice(&sc.pairs_prev[old]);
+                (entry.at, entry.epoch, entry.pairs_at) = (start, epoch, pairs_at);
+                sc.probes.push(Probe { particle: k as u32, pairs_end: sc.pairs.len() as u32, margin2: margin.sq() });
+                continue;
+            }
+            let groups = ps.groups[k];
+            let pairs_at = sc.pairs.len() as u32;
             // A query box clear of every bounded collider's box has no candidates: no query
-            // and no cache entry (the one left is stale from now on, and reads as empty).
-            let (start, end) = if bounded_box.is_some_and(|b| b.overlaps(&q)) {
-                let entry = &mut sc.fat[k];
-                let cached = fat_valid && entry.epoch == prev_epoch && prev_epoch != 0 && entry.bx.contains(&q);
+            // and an empty list.
+            let near_bounded = bounded_box.is_some_and(|b| b.overlaps(&q));
+            let (start, end) = if near_bounded {
+                let cached = last && entry.bx.contains(&q);
                 let start = sc.fat_next.len() as u32;
                 if cached {
                     sc.fat_next.extend_from_slice(&sc.fat_items[entry.at as usize..(entry.at + entry.len) as usize]);
@@ -1249,18 +1366,20 @@ impl<S: Space> World<S> {
                     sc.fat_next.extend_from_slice(&sc.query_buf);
                     entry.bx = fat;
                 }
-                let end = sc.fat_next.len() as u32;
-                (entry.at, entry.len, entry.epoch, entry.reach) = (start, end - start, epoch, reach);
-                (start, end)
+                (start, sc.fat_next.len() as u32)
             } else {
+                // An empty list, and a box that holds no query: the next gather queries.
+                entry.bx = Aabb { min: x, max: x };
                 (0, 0)
             };
+            (entry.at, entry.len, entry.epoch, entry.reach) = (start, end - start, epoch, reach);
             // The pairs to test in the substeps, with their clearance: the half-spaces,
             // then this step's candidates — the cached ones that overlap the query box, in
             // the broad phase's (sorted) order, exactly what a query with `q` returns. A
             // collider farther than the margin cannot be reached without first leaving
-            // the gathered region (which re-queries), so it is dropped here.
-            let groups = ps.groups[k];
+            // the gathered region (which re-queries), so it is dropped here. `nearest`:
+            // the least clearance of a half-space (for a particle left without pairs).
+            let mut nearest = RealOf::<S>::MAX;
             let mut consider = |(slot, col): (u32, Option<(&Collider<S>, bool)>)| {
                 let Some((col, moving)) = col else { return };
                 if !groups.test(col.groups) {
@@ -1274,6 +1393,7 @@ impl<S: Space> World<S> {
                 let prox = closest(&col.shape, local);
                 // Less a hair for the rounding in the distance query.
                 let clear = prox.distance - r - RealOf::<S>::GEOMETRIC_EPSILON;
+                nearest = nearest.min(clear);
                 // A plane only for a particle near the surface: one deeper in is pushed out
                 // substep by substep, along the nearest surface at each.
                 // Only for a particle that may use it (`plane2` > 0): a falling particle's
@@ -1297,15 +1417,51 @@ impl<S: Space> World<S> {
                 }
             }
             let pairs_end = sc.pairs.len() as u32;
-            if sc.probes.last().map_or(0, |p| p.pairs_end) == pairs_end {
-                sc.lonely2[k] = margin.sq();
+            (entry.pairs_at, entry.pairs_len) = (pairs_at, pairs_end - pairs_at);
+            let mut region = margin;
+            if pairs_end == pairs_at {
+                if !keep && !near_bounded {
+                    // Nothing near: the region reaches as far as the nearest half-space and
+                    // the box around every bounded collider allow (distance being
+                    // 1-Lipschitz, the particle cannot touch anything while inside it, nor
+                    // can its rope spans, which lie within `extra` of it). An anchor with
+                    // a wide region lasts many steps for a falling particle.
+                    let to_bounded = bounded_box.map_or(RealOf::<S>::MAX, |b| {
+                        let out = (b.min - x).max_elem(x - b.max);
+                        (0..S::DIM).fold(zero, |m, i| m.max(out.get(i))) - r - extra
+                    });
+                    region = margin.max(nearest.min(to_bounded));
+                    sc.plane2[k] = if plane_ok { eps.min(region).sq() } else { zero };
+                }
+                sc.lonely2[k] = region.sq();
             } else {
                 sc.probes.push(Probe { particle: k as u32, pairs_end, margin2: margin.sq() });
+            }
+            if !keep {
+                sc.regathered += 1;
+                ps.anchor[k] = x;
+                let lonely = if pairs_end == pairs_at { AnchorInfo::<RealOf<S>>::LONELY } else { 0 };
+                let planes = if plane_ok { AnchorInfo::<RealOf<S>>::PLANES } else { 0 };
+                ps.anchor_info[k] =
+                    AnchorInfo { region, extra, flags: AnchorInfo::<RealOf<S>>::ANCHORED | planes | lonely };
             }
         }
     }
 
-    /// How far particle slot `k` may move from its step-start position with its contact
+    /// The current gather's epoch and the broad phase's generation: what per-step lists
+    /// derived from the gathering are valid for.
+    #[inline]
+    pub(crate) fn gather_stamp(&self) -> (u32, u64) {
+        (self.scratch.gather_epoch, self.broad_phase.generation)
+    }
+
+    /// Whether particle slot `k` kept its contact anchor in this step's gathering.
+    #[inline]
+    pub(crate) fn anchor_kept(&self, k: usize) -> bool {
+        self.scratch.kept.get(k) == Some(&self.scratch.gather_epoch)
+    }
+
+    /// How far particle slot `k` may move from its contact anchor with its contact
     /// planes reused (see "Contact planes" in the module docs), squared; 0: none.
     #[inline]
     pub(crate) fn plane_reuse2(&self, k: usize) -> RealOf<S> {
@@ -1321,9 +1477,8 @@ impl<S: Space> World<S> {
         if e.epoch != sc.gather_epoch || e.epoch == 0 {
             return;
         }
-        // The query box of the gathering: the step's start position, where the particle
-        // was then.
-        let (x, mv) = (self.particles.step_start[k], VecOf::<S>::splat(e.reach));
+        // The query box of the gathering, around the particle's contact anchor.
+        let (x, mv) = (self.particles.anchor[k], VecOf::<S>::splat(e.reach));
         let q = Aabb { min: x - mv, max: x + mv };
         let bounded = &self.broad_phase.bounded;
         let cached = &sc.fat_next[e.at as usize..(e.at + e.len) as usize];
@@ -1341,7 +1496,7 @@ impl<S: Space> World<S> {
         // the span contacts).
         let ps = &self.particles;
         self.scratch.reach2.clear();
-        self.scratch.reach2.extend(ps.pos.iter().zip(&ps.prev).zip(&ps.step_start).map(|((&x, &xp), &x0)| {
+        self.scratch.reach2.extend(ps.pos.iter().zip(&ps.prev).zip(&ps.anchor).map(|((&x, &xp), &x0)| {
             let (a, b) = ((x - x0).length_squared(), (xp - x0).length_squared());
             if a > b { a } else { b }
         }));
@@ -1544,6 +1699,7 @@ impl<S: Space> World<S> {
         let mut recovered = 0;
         for k in 0..ps.pos.len() {
             if !(ps.pos[k].is_finite() && ps.vel[k].is_finite()) {
+                ps.anchor_info[k].flags = 0;
                 ps.pos[k] = ps.step_start[k];
                 ps.prev[k] = ps.step_start[k];
                 ps.vel[k] = VecOf::<S>::ZERO;

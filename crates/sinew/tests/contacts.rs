@@ -607,3 +607,23 @@ fn a_particle_sliding_off_a_round_post_far_from_the_origin_leaves_where_the_norm
         });
     }
 }
+
+/// A collider added in the path of a particle that had nothing near it (whose contact
+/// anchor's region reached across the space where the collider appears) stops it: adding,
+/// removing or moving a collider drops every contact anchor.
+#[test]
+fn a_collider_added_in_a_particles_path_stops_it() {
+    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), -5.0).unwrap())).unwrap();
+    let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.0)).radius(0.02).velocity(DVec2::new(0.5, 0.0))).unwrap();
+    for _ in 0..30 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    let wall = Shape::cuboid(DVec2::new(0.1, 1.0)).unwrap();
+    w.add_collider(&ColliderDef::new(wall).position(DVec2::new(0.6, 0.0))).unwrap();
+    for _ in 0..120 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    let x = w.particles().position(p).unwrap().x;
+    assert!(x <= 0.48 + 1e-9, "the particle went on to x = {x} through the wall added at 0.5");
+}

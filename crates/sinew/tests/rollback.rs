@@ -197,7 +197,51 @@ fn snapshot_is_compact() {
         snap.size_bytes()
     );
     // 2D fixed point: 2 vectors + 4 scalars + force + friction + filter + flags + target +
-    // generation = 16+16+32+16+16+8+1+24+4 bytes.
-    assert!(per_particle <= 140, "{per_particle} bytes per particle");
+    // generation + contact anchor (a vector, region, extra reach and flags) =
+    // 16+16+32+16+16+8+1+24+4+16+24 bytes.
+    assert!(per_particle <= 176, "{per_particle} bytes per particle");
     assert!(snap.size_bytes() < 16 * 1024, "{} bytes", snap.size_bytes());
+}
+
+/// A rope at rest on static colliders keeps its contact anchors from step to step (the
+/// pairs gathered at them are reused); the anchors are state, so rolling back into the
+/// same world, or restoring into a world that never ran, re-simulates bit for bit — also
+/// in the frames where the kept anchors' pairs must be rebuilt from the snapshot.
+#[test]
+fn rollback_matches_while_ropes_keep_their_contact_anchors() {
+    use sinew::rope::RopeDef;
+    let v = |x: f64, y: f64| Vector2::<Fx>::from_f64(x, y);
+    let build = || {
+        let mut w = World2x::new(WorldDef { friction: Fx::from_f64(0.5), ..WorldDef::default() }).unwrap();
+        w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), Fx::ZERO).unwrap())).unwrap();
+        w.add_collider(&ColliderDef::new(Shape::ball(Fx::from_f64(0.1)).unwrap()).position(v(0.0, 0.6))).unwrap();
+        w.add_collider(&ColliderDef::new(Shape::cuboid(v(0.3, 0.2)).unwrap()).position(v(1.0, 0.2))).unwrap();
+        let rope = RopeDef::between(v(-1.0, 0.8), v(2.0, 0.8)).segments(60).radius(Fx::from_f64(0.015));
+        w.add_rope(&rope).unwrap();
+        w
+    };
+    let dt = Fx::from_f64(1.0 / 60.0);
+    let mut w = build();
+    let mut kept = 0;
+    for _ in 0..180 {
+        let report = w.step(dt).unwrap();
+        kept += 61 - report.regathered;
+    }
+    // Most particles keep their anchors once the rope has settled.
+    let report = w.step(dt).unwrap();
+    assert!(report.regathered < 20, "{} of 61 particles took new anchors at rest", report.regathered);
+    assert!(kept > 61 * 60, "only {kept} kept anchors over 3 s");
+    let snap = w.snapshot();
+    let mut hashes = Vec::new();
+    for _ in 0..60 {
+        w.step(dt).unwrap();
+        hashes.push(w.state_hash());
+    }
+    for restored in [&mut w, &mut build()] {
+        restored.restore(&snap);
+        for (f, &h) in hashes.iter().enumerate() {
+            restored.step(dt).unwrap();
+            assert_eq!(restored.state_hash(), h, "frame {f} after the restore diverged");
+        }
+    }
 }

@@ -10,9 +10,21 @@ use crate::particle::{ALIVE, KINEMATIC, ParticleDef, ParticleHandle};
 use crate::space::{RealOf, Space, VecOf};
 use crate::world::World;
 
-/// Per-step span candidates: segments `(a, b, rope slot)` with their collider lists (CSR).
+/// Per-step span candidates, this step's and last step's (see [`EdgeLists`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EdgeScratch<S: Space> {
+    now: EdgeLists<S>,
+    last: EdgeLists<S>,
+    /// Per particle slot: the segment it starts in `last` (`u32::MAX`: none).
+    seg_of: Vec<u32>,
+    /// The gather epoch and broad-phase generation `last` was built in.
+    built: (u32, u64),
+}
+
+/// One step's span candidates: segments `(a, b, rope slot)` with their collider lists
+/// (CSR).
+#[derive(Clone, Debug, Default)]
+struct EdgeLists<S: Space> {
     segs: Vec<(u32, u32, u32)>,
     start: Vec<u32>,
     items: Vec<u32>,
@@ -36,6 +48,35 @@ pub(crate) struct EdgeScratch<S: Space> {
     /// `plane_contacts`, with their items' clearances (none for a segment not `planar`).
     plane_at: Vec<u32>,
     plane_contacts: Vec<(RealOf<S>, EdgeContact<S>)>,
+}
+
+impl<S: Space> EdgeLists<S> {
+    fn clear(&mut self) {
+        self.segs.clear();
+        self.start.clear();
+        self.items.clear();
+        self.clear2.clear();
+        self.reuse2.clear();
+        self.planes.clear();
+        self.planar.clear();
+        self.plane_at.clear();
+        self.plane_contacts.clear();
+    }
+
+    /// Appends segment `i` of `from` (whose `start` and `plane_at` are closed).
+    fn copy_segment(&mut self, from: &Self, i: usize) {
+        self.segs.push(from.segs[i]);
+        self.start.push(self.items.len() as u32);
+        let items = from.start[i] as usize..from.start[i + 1] as usize;
+        self.items.extend_from_slice(&from.items[items.clone()]);
+        self.clear2.extend_from_slice(&from.clear2[items.clone()]);
+        self.planes.extend_from_slice(&from.planes[items]);
+        self.reuse2.push(from.reuse2[i]);
+        self.planar.push(from.planar[i]);
+        self.plane_at.push(self.plane_contacts.len() as u32);
+        let planes = from.plane_at[i] as usize..from.plane_at[i + 1] as usize;
+        self.plane_contacts.extend_from_slice(&from.plane_contacts[planes]);
+    }
 }
 
 /// A span–collider item's contact for the step, in the world frame.
@@ -343,16 +384,26 @@ impl<S: Space> World<S> {
     /// for its two particles (deduplicated), as indices into the broad phase's list.
     #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn gather_edge_candidates(&mut self) {
-        let mut es = core::mem::take(&mut self.edge_scratch);
-        es.segs.clear();
-        es.start.clear();
-        es.items.clear();
-        es.clear2.clear();
-        es.reuse2.clear();
-        es.planes.clear();
-        es.planar.clear();
-        es.plane_at.clear();
-        es.plane_contacts.clear();
+        let mut scratch = core::mem::take(&mut self.edge_scratch);
+        core::mem::swap(&mut scratch.now, &mut scratch.last);
+        let EdgeScratch { now: es, last, seg_of, built } = &mut scratch;
+        es.clear();
+        // Last step's lists are this step's for a span whose two ends kept their contact
+        // anchors (see "Contact anchors" in the world's module docs): the same anchors,
+        // candidates and reuse distances give the same items. Valid if built by the
+        // previous gather from the same broad phase.
+        let (epoch, generation) = self.gather_stamp();
+        let last_valid = built.0 != 0 && built.0.wrapping_add(1) == epoch && built.1 == generation;
+        *built = (epoch, generation);
+        if !last_valid {
+            last.clear();
+        }
+        let n = self.particles.pos.len();
+        seg_of.clear();
+        seg_of.resize(n, u32::MAX);
+        for (i, &(a, _, _)) in last.segs.iter().enumerate() {
+            seg_of[a as usize] = i as u32;
+        }
         if !self.ropes.is_empty() && !self.colliders.is_empty() {
             let mut cands = Vec::new();
             for (h, r) in self.ropes.iter() {
@@ -363,6 +414,14 @@ impl<S: Space> World<S> {
                     let (a, b) = (w[0] as usize, w[1] as usize);
                     let ps = &self.particles;
                     if ps.inv_mass[a] == RealOf::<S>::ZERO && ps.inv_mass[b] == RealOf::<S>::ZERO {
+                        continue;
+                    }
+                    if last_valid && self.anchor_kept(a) && self.anchor_kept(b) {
+                        // Both anchors kept: last step's items, or none if it had none.
+                        let i = seg_of[a];
+                        if i != u32::MAX && last.segs[i as usize] == (w[0], w[1], h.index) {
+                            es.copy_segment(last, i as usize);
+                        }
                         continue;
                     }
                     cands.clear();
@@ -376,7 +435,9 @@ impl<S: Space> World<S> {
                     es.segs.push((w[0], w[1], h.index));
                     es.start.push(es.items.len() as u32);
                     es.items.extend_from_slice(&cands);
-                    let (xa, xb) = (ps.pos[a], ps.pos[b]);
+                    // The span between its ends' contact anchors, which their reaches are
+                    // measured from (see "Contact anchors" in the world's module docs).
+                    let (xa, xb) = (ps.anchor[a], ps.anchor[b]);
                     let half = (xb - xa).length() * RealOf::<S>::HALF;
                     // Both ends near their start for the whole step (predicted): the span's
                     // contacts are found once, for the step.
@@ -439,7 +500,7 @@ impl<S: Space> World<S> {
         }
         es.start.push(es.items.len() as u32);
         es.plane_at.push(es.plane_contacts.len() as u32);
-        self.edge_scratch = es;
+        self.edge_scratch = scratch;
     }
 
     /// Span contacts for one substep, from the candidates gathered for the step.
@@ -453,7 +514,7 @@ impl<S: Space> World<S> {
     #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn detect_edge_contacts(&mut self, f1: RealOf<S>) {
         self.edge_contacts.clear();
-        let es = &self.edge_scratch;
+        let es = &self.edge_scratch.now;
         let ps = &self.particles;
         // The substep's start as a fraction of the step (for moving colliders).
         let f0 = (f1 - RealOf::<S>::ONE / RealOf::<S>::from_i32(self.def.substeps as i32)).max(RealOf::<S>::ZERO);
