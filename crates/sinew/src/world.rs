@@ -257,6 +257,11 @@ const INTERLEAVE: usize = 8;
 /// cached list to filter each step.
 const FAT_STEPS_AHEAD: i32 = 6;
 
+/// How far (m) beyond its query box a particle with no collider within its margin looks for
+/// colliders to widen its contact anchor's region (see "Contact anchors" in the module
+/// docs): half the cached boxes' pad, so that a cached list usually holds that far.
+const LONELY_PAD: (i32, i32) = (5, 100);
+
 /// The order of the Gauss–Seidel sweep over distance constraints.
 ///
 /// The trade-off, measured in `docs/BENCHMARKS.md`: a chain projected link after link from
@@ -1379,21 +1384,21 @@ impl<S: Space> World<S> {
             // collider farther than the margin cannot be reached without first leaving
             // the gathered region (which re-queries), so it is dropped here. `nearest`:
             // the least clearance of a half-space (for a particle left without pairs).
-            let mut nearest = RealOf::<S>::MAX;
+            // `consider` returns the clearance (`MAX` for a collider the particle ignores, 0
+            // for a moving one).
             let mut consider = |(slot, col): (u32, Option<(&Collider<S>, bool)>)| {
-                let Some((col, moving)) = col else { return };
+                let Some((col, moving)) = col else { return RealOf::<S>::MAX };
                 if !groups.test(col.groups) {
-                    return;
+                    return RealOf::<S>::MAX;
                 }
                 if moving {
                     sc.pairs.push(Pair { slot, clear2: zero, normal: VecOf::<S>::ZERO, d: zero });
-                    return;
+                    return zero;
                 }
                 let local = col.rotation.inverse_rotate(x - col.position);
                 let prox = closest(&col.shape, local);
                 // Less a hair for the rounding in the distance query.
                 let clear = prox.distance - r - RealOf::<S>::GEOMETRIC_EPSILON;
-                nearest = nearest.min(clear);
                 // A plane only for a particle near the surface: one deeper in is pushed out
                 // substep by substep, along the nearest surface at each.
                 // Only for a particle that may use it (`plane2` > 0): a falling particle's
@@ -1406,34 +1411,80 @@ impl<S: Space> World<S> {
                 let before = sc.pairs.len();
                 sc.pairs.push(Pair { slot, clear2: clear.max(zero).sq(), normal, d });
                 sc.pairs.truncate(before + usize::from(clear <= margin));
+                clear
             };
+            // The least clearance of a half-space, and of a bounded collider less the extra
+            // reach (for a particle left without pairs).
+            let mut nearest = RealOf::<S>::MAX;
             for &u in &unbounded {
-                consider(u);
+                nearest = nearest.min(consider(u));
             }
-            for &b in &sc.fat_next[start as usize..end as usize] {
+            let fat_list = start as usize..end as usize;
+            for &b in &sc.fat_next[fat_list.clone()] {
                 let (col, bb) = bounded[b as usize];
                 if bb.overlaps(&q) {
-                    consider(col);
+                    nearest = nearest.min(consider(col) - extra);
                 }
             }
             let pairs_end = sc.pairs.len() as u32;
             (entry.pairs_at, entry.pairs_len) = (pairs_at, pairs_end - pairs_at);
             let mut region = margin;
             if pairs_end == pairs_at {
-                if !keep && !near_bounded {
-                    // Nothing near: the region reaches as far as the nearest half-space and
-                    // the box around every bounded collider allow (distance being
-                    // 1-Lipschitz, the particle cannot touch anything while inside it, nor
-                    // can its rope spans, which lie within `extra` of it). An anchor with
-                    // a wide region lasts many steps for a falling particle.
-                    let to_bounded = bounded_box.map_or(RealOf::<S>::MAX, |b| {
-                        let out = (b.min - x).max_elem(x - b.max);
-                        (0..S::DIM).fold(zero, |m, i| m.max(out.get(i))) - r - extra
-                    });
-                    region = margin.max(nearest.min(to_bounded));
-                    sc.plane2[k] = if plane_ok { eps.min(region).sq() } else { zero };
+                sc.lonely2[k] = margin.sq();
+                if !keep {
+                    // Nothing within the margin: the anchor's region reaches as far as the
+                    // colliders allow — the nearest half-space, and the bounded colliders
+                    // less the extra reach (the particle's rope spans lie within it, and
+                    // a particle that keeps such an anchor lists no candidates for them) —
+                    // distance being 1-Lipschitz. Beyond the query box: the box around
+                    // every bounded collider if the query box missed it, else the colliders
+                    // a little farther out. An anchor with a wide region lasts many steps
+                    // for a falling or swinging particle.
+                    let beyond = if near_bounded {
+                        // The colliders whose boxes overlap the query box grown by
+                        // `LONELY_PAD`, and that box's boundary: the cached list holds them if
+                        // its box holds that one, else a query finds them — the same set
+                        // either way, so the region is a function of the state.
+                        let pad = RealOf::<S>::from_ratio(LONELY_PAD.0, LONELY_PAD.1);
+                        let g = Aabb { min: q.min - VecOf::<S>::splat(pad), max: q.max + VecOf::<S>::splat(pad) };
+                        let cached = entry.bx.contains::<RealOf<S>>(&g);
+                        if !cached {
+                            self.broad_phase.query::<RealOf<S>>(&g, &mut sc.query_buf);
+                        }
+                        let listed = if cached { &sc.fat_next[fat_list] } else { &sc.query_buf[..] };
+                        let mut m = margin + pad;
+                        for &b in listed {
+                            let ((_, col), bb) = bounded[b as usize];
+                            if !bb.overlaps(&g) || bb.overlaps(&q) {
+                                continue;
+                            }
+                            m = m.min(match col {
+                                Some((col, moving)) if groups.test(col.groups) => {
+                                    if moving {
+                                        zero
+                                    } else {
+                                        let local = col.rotation.inverse_rotate(x - col.position);
+                                        closest(&col.shape, local).distance - r - RealOf::<S>::GEOMETRIC_EPSILON - extra
+                                    }
+                                }
+                                _ => RealOf::<S>::MAX,
+                            });
+                        }
+                        m
+                    } else {
+                        bounded_box.map_or(RealOf::<S>::MAX, |b| {
+                            let out = (b.min - x).max_elem(x - b.max);
+                            (0..S::DIM).fold(zero, |m, i| m.max(out.get(i))) - r - extra
+                        })
+                    };
+                    region = nearest.min(beyond);
+                    if !near_bounded {
+                        // (Beyond the margin on every side: this step may use it too.)
+                        region = region.max(margin);
+                        sc.lonely2[k] = region.sq();
+                    }
+                    sc.plane2[k] = if plane_ok { eps.min(region.max(margin)).sq() } else { zero };
                 }
-                sc.lonely2[k] = region.sq();
             } else {
                 sc.probes.push(Probe { particle: k as u32, pairs_end, margin2: margin.sq() });
             }
