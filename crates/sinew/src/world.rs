@@ -1296,6 +1296,7 @@ impl<S: Space> World<S> {
             // square root): a slightly larger, still safe reach.
             let l1 = |v: VecOf<S>| (0..S::DIM).fold(zero, |a, i| a + v.get(i).abs());
             let reach = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub) * dt * RealOf::<S>::TWO;
+            let motion = reach;
             let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
             let (x0, r) = (ps.pos[k], ps.radius[k]);
             // Contact planes: within `plane_reuse` and half the radius of the anchor; none
@@ -1440,12 +1441,15 @@ impl<S: Space> World<S> {
                     // every bounded collider if the query box missed it, else the colliders
                     // a little farther out. An anchor with a wide region lasts many steps
                     // for a falling or swinging particle.
-                    let beyond = if near_bounded {
+                    let pad = RealOf::<S>::from_ratio(LONELY_PAD.0, LONELY_PAD.1);
+                    let beyond = if near_bounded && motion >= pad {
+                        // Too fast to keep an anchor whose region reaches `pad` farther.
+                        margin
+                    } else if near_bounded {
                         // The colliders whose boxes overlap the query box grown by
                         // `LONELY_PAD`, and that box's boundary: the cached list holds them if
                         // its box holds that one, else a query finds them — the same set
                         // either way, so the region is a function of the state.
-                        let pad = RealOf::<S>::from_ratio(LONELY_PAD.0, LONELY_PAD.1);
                         let g = Aabb { min: q.min - VecOf::<S>::splat(pad), max: q.max + VecOf::<S>::splat(pad) };
                         let cached = entry.bx.contains::<RealOf<S>>(&g);
                         if !cached {

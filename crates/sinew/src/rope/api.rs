@@ -398,13 +398,12 @@ impl<S: Space> World<S> {
         if !last_valid {
             last.clear();
         }
-        let n = self.particles.pos.len();
-        seg_of.clear();
-        seg_of.resize(n, u32::MAX);
-        for (i, &(a, _, _)) in last.segs.iter().enumerate() {
-            seg_of[a as usize] = i as u32;
-        }
         if !self.ropes.is_empty() && !self.colliders.is_empty() {
+            seg_of.clear();
+            seg_of.resize(self.particles.pos.len(), u32::MAX);
+            for (i, &(a, _, _)) in last.segs.iter().enumerate() {
+                seg_of[a as usize] = i as u32;
+            }
             let mut cands = Vec::new();
             for (h, r) in self.ropes.iter() {
                 if r.sleeping || !r.edge_collisions {
