@@ -78,8 +78,8 @@
 //! keeps its anchor, and its pairs, while the step's predicted reach from where it is now
 //! stays inside the anchor's region (and, with planes, within `ε` of the anchor) —
 //! `|x₀ − a| + reach ≤ region` — and it moves less than `ε/4` per step. Rope spans whose
-//! two ends kept their anchors keep their step planes and candidates too (they are
-//! measured between the ends' anchors). Everything the substeps test is measured from
+//! two ends kept their anchors and pairs keep their step planes and candidates too (they
+//! are measured between the ends' anchors). Everything the substeps test is measured from
 //! the anchor, so reuse is as exact as within one step: a supporting plane never lets a
 //! particle in, and leaving the region re-queries. What changes is how stale a plane's
 //! normal may be. Within a step a sliding particle's plane lags by that step's travel; an
@@ -89,9 +89,13 @@
 //! rule, which leaves particles in motion to a fresh anchor every step.
 //!
 //! A particle with no collider within its margin gets an anchor whose region reaches as
-//! far as the nearest half-space and the box around all bounded colliders allow (less
-//! its radius and its spans' extra reach): a falling particle then keeps it for as many
-//! steps as it takes to come within that distance.
+//! far as the colliders allow, less its radius and, for bounded colliders, its rope
+//! spans' extra reach (kept, such an anchor lists no candidates for the spans): to the
+//! nearest half-space and the box around all bounded colliders when its query box misses
+//! that box — a falling particle then keeps the anchor for as many steps as it takes to
+//! come within that distance — and otherwise to the bounded colliders within 5 cm of its
+//! query box (for a particle moving less than that per step). A rope span keeps last
+//! step's items only when both its ends kept anchors with pairs.
 //!
 //! Anchors are state, not caches: which steps gather afresh depends on them, so
 //! snapshots store them and the state hash covers them, and a restored world steps
@@ -1246,6 +1250,7 @@ impl<S: Space> World<S> {
             // written 2³² gathers ago pass for last step's.
             sc.gather_epoch = 0;
             sc.fat.iter_mut().for_each(|e| e.epoch = 0);
+            sc.kept.iter_mut().for_each(|e| *e = 0);
         }
         let prev_epoch = sc.gather_epoch;
         sc.gather_epoch += 1;
@@ -1383,10 +1388,9 @@ impl<S: Space> World<S> {
             // then this step's candidates — the cached ones that overlap the query box, in
             // the broad phase's (sorted) order, exactly what a query with `q` returns. A
             // collider farther than the margin cannot be reached without first leaving
-            // the gathered region (which re-queries), so it is dropped here. `nearest`:
-            // the least clearance of a half-space (for a particle left without pairs).
-            // `consider` returns the clearance (`MAX` for a collider the particle ignores, 0
-            // for a moving one).
+            // the gathered region (which re-queries), so it is dropped here. `consider`
+            // returns the clearance (`MAX` for a collider the particle ignores, 0 for a
+            // moving one).
             let mut consider = |(slot, col): (u32, Option<(&Collider<S>, bool)>)| {
                 let Some((col, moving)) = col else { return RealOf::<S>::MAX };
                 if !groups.test(col.groups) {
@@ -1516,6 +1520,13 @@ impl<S: Space> World<S> {
         self.scratch.kept.get(k) == Some(&self.scratch.gather_epoch)
     }
 
+    /// Whether particle slot `k` kept its contact anchor and, with it, its pairs and
+    /// candidate list (an anchor with something in its region) in this step's gathering.
+    #[inline]
+    pub(crate) fn anchor_kept_with_pairs(&self, k: usize) -> bool {
+        self.anchor_kept(k) && self.particles.anchor_info[k].flags & AnchorInfo::<RealOf<S>>::LONELY == 0
+    }
+
     /// How far particle slot `k` may move from its contact anchor with its contact
     /// planes reused (see "Contact planes" in the module docs), squared; 0: none.
     #[inline]
@@ -1605,7 +1616,7 @@ impl<S: Space> World<S> {
             let first = contacts.len();
             'probe: {
                 if reach2 <= sc.plane2[k] {
-                    // Still near the start: the step's contact planes (see the module docs).
+                    // Still near the anchor: its contact planes (see the module docs).
                     for p in pairs {
                         if p.normal == VecOf::<S>::ZERO {
                             if reach2 >= p.clear2
@@ -1640,7 +1651,7 @@ impl<S: Space> World<S> {
             // (see `solve_contacts`). Without it a particle in a narrow V finds one wall
             // per substep, and the walls' alternating pushes walk it up and out of the V.
             if contacts.len() > first && pairs.len() > 1 {
-                // Distance is 1-Lipschitz: a pair whose step-start clearance exceeds the
+                // Distance is 1-Lipschitz: a pair whose clearance at the anchor exceeds the
                 // distance moved since by half a radius cannot be that near.
                 let (moved, near) = (reach2.sqrt(), ps.radius[k] * RealOf::<S>::HALF);
                 for p in pairs {

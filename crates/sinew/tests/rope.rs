@@ -612,3 +612,36 @@ fn a_rope_pulled_slowly_over_a_post_on_contact_planes_keeps_its_centre_line_out_
     assert!(end_exact.y > -0.8, "the hanging end did not rise: {end_exact:?}");
     assert!((end - end_exact).length() < 0.01, "hanging end at {end:?} with planes, {end_exact:?} without");
 }
+
+/// The tail of a rope cut while it rests over a post keeps its spans on the post: the
+/// pieces are new ropes, whose spans are gathered afresh even where both ends kept their
+/// contact anchors (a first version reused the old rope's missing entry as "no items",
+/// and the tail's spans sank 1.7 mm into the inflated post).
+#[test]
+fn the_pieces_of_a_cut_rope_keep_their_spans_out_of_a_post() {
+    let v = |x: f64, y: f64| Vector2::<Fx>::from_f64(x, y);
+    let mut w = World2x::new(WorldDef { friction: Fx::from_f64(0.5), ..WorldDef::default() }).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), Fx::ZERO).unwrap())).unwrap();
+    let (post, post_r, r) = ((0.0, 0.6), 0.1, 0.015);
+    w.add_collider(&ColliderDef::new(Shape::ball(Fx::from_f64(post_r)).unwrap()).position(v(post.0, post.1))).unwrap();
+    let h = w.add_rope(&RopeDef::between(v(-1.0, 0.8), v(2.0, 0.8)).segments(60).radius(Fx::from_f64(r))).unwrap();
+    let dt = Fx::from_f64(1.0 / 60.0);
+    for _ in 0..180 {
+        w.step(dt).unwrap();
+    }
+    let tail = w.cut_rope(h, 5).unwrap().expect("a tail");
+    let mut worst: f64 = 0.0;
+    for _ in 0..30 {
+        w.step(dt).unwrap();
+        let ps = w.rope(tail).unwrap().particles().to_vec();
+        for pair in ps.windows(2) {
+            let (a, b) = (w.particles().position(pair[0]).unwrap(), w.particles().position(pair[1]).unwrap());
+            let (a, b) = ((a.x.to_f64(), a.y.to_f64()), (b.x.to_f64(), b.y.to_f64()));
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+            let t = (((post.0 - a.0) * dx + (post.1 - a.1) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+            let d = (a.0 + t * dx - post.0).hypot(a.1 + t * dy - post.1);
+            worst = worst.max(post_r + r - d);
+        }
+    }
+    assert!(worst < 5e-4, "a span of the tail went {worst} m into the post inflated by the rope radius");
+}

@@ -28,14 +28,14 @@ struct EdgeLists<S: Space> {
     segs: Vec<(u32, u32, u32)>,
     start: Vec<u32>,
     items: Vec<u32>,
-    /// Per item: the squared clearance between the span and the collider at the start of
-    /// the step (0 for a moving collider). Every point of a span lies within half its
-    /// length of an end, so the span's distance to a shape is at least
+    /// Per item: the squared clearance between the span between its ends' contact anchors
+    /// and the collider (0 for a moving collider). Every point of a span lies within half
+    /// its length of an end, so the span's distance to a shape is at least
     /// `min(d_a, d_b) − |ab|/2`; and while neither end moves farther than the clearance
-    /// from where the step started, no point of the span does, so the test is skipped.
+    /// from its anchor, no point of the span does, so the test is skipped.
     clear2: Vec<RealOf<S>>,
-    /// Per segment: how far (squared) both ends may move from their step-start positions
-    /// with `planes` in force (0: never).
+    /// Per segment: how far (squared) both ends may move from their contact anchors with
+    /// `planes` in force (0: never).
     reuse2: Vec<RealOf<S>>,
     /// Per item: the span's contact for the step (world frame), see `span_step_contact`.
     planes: Vec<ItemPlane<S>>,
@@ -389,9 +389,11 @@ impl<S: Space> World<S> {
         let EdgeScratch { now: es, last, seg_of, built } = &mut scratch;
         es.clear();
         // Last step's lists are this step's for a span whose two ends kept their contact
-        // anchors (see "Contact anchors" in the world's module docs): the same anchors,
-        // candidates and reuse distances give the same items. Valid if built by the
-        // previous gather from the same broad phase.
+        // anchors with their pairs and candidate lists (see "Contact anchors" in the
+        // world's module docs): the same anchors, candidates and reuse distances give the
+        // same items. Not for an end whose anchor has nothing in its region: kept, it
+        // lists no candidates, while the step that took the anchor listed its own. Valid
+        // if built by the previous gather from the same broad phase.
         let (epoch, generation) = self.gather_stamp();
         let last_valid = built.0 != 0 && built.0.wrapping_add(1) == epoch && built.1 == generation;
         *built = (epoch, generation);
@@ -415,13 +417,15 @@ impl<S: Space> World<S> {
                     if ps.inv_mass[a] == RealOf::<S>::ZERO && ps.inv_mass[b] == RealOf::<S>::ZERO {
                         continue;
                     }
-                    if last_valid && self.anchor_kept(a) && self.anchor_kept(b) {
-                        // Both anchors kept: last step's items, or none if it had none.
+                    if last_valid && self.anchor_kept_with_pairs(a) && self.anchor_kept_with_pairs(b) {
+                        // Both ends kept their anchors and their candidate lists: last step's
+                        // items, if this span was gathered then (a rope cut or torn since
+                        // has new ropes for its pieces: gathered afresh).
                         let i = seg_of[a];
                         if i != u32::MAX && last.segs[i as usize] == (w[0], w[1], h.index) {
                             es.copy_segment(last, i as usize);
+                            continue;
                         }
-                        continue;
                     }
                     cands.clear();
                     self.bounded_candidates_of(a, &mut cands);
@@ -508,7 +512,7 @@ impl<S: Space> World<S> {
     /// positions at the start of the substep (`prev`) to its current ones, and a span fast
     /// enough to have crossed a collider gets its contact from the side it came from.
     /// The clearance skip stays exact for the swept test: every intermediate position of
-    /// an end lies on its substep path, no farther from its step-start position than the
+    /// an end lies on its substep path, no farther from its contact anchor than the
     /// farther of the path's two ends, which is what `reach2` measures.
     #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn detect_edge_contacts(&mut self, f1: RealOf<S>) {
@@ -523,8 +527,8 @@ impl<S: Space> World<S> {
         }
         for (i, &(a, b, rope_slot)) in es.segs.iter().enumerate() {
             let (a, b) = (a as usize, b as usize);
-            // How far either end has been from its step-start position (this substep's
-            // start and end).
+            // How far either end has been from its contact anchor (this substep's start and
+            // end).
             let reach2 = {
                 let (ra, rb) = (moved[a], moved[b]);
                 if ra > rb { ra } else { rb }
