@@ -203,25 +203,38 @@ fn snapshot_is_compact() {
     assert!(snap.size_bytes() < 16 * 1024, "{} bytes", snap.size_bytes());
 }
 
+/// A 3 m, 61-particle rope dropped onto a ground, a ball and a box, in fixed point: it
+/// comes to rest on them within 3 s.
+fn resting_rope_world() -> (World2x, sinew::RopeHandle) {
+    use sinew::rope::RopeDef;
+    let v = |x: f64, y: f64| Vector2::<Fx>::from_f64(x, y);
+    let mut w = World2x::new(WorldDef { friction: Fx::from_f64(0.5), ..WorldDef::default() }).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), Fx::ZERO).unwrap())).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::ball(Fx::from_f64(0.1)).unwrap()).position(v(0.0, 0.6))).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::cuboid(v(0.3, 0.2)).unwrap()).position(v(1.0, 0.2))).unwrap();
+    let rope = RopeDef::between(v(-1.0, 0.8), v(2.0, 0.8)).segments(60).radius(Fx::from_f64(0.015));
+    let h = w.add_rope(&rope).unwrap();
+    (w, h)
+}
+
+/// Steps `w` `frames` times from `snap` restored, checking each frame's hash against
+/// `hashes`.
+fn replays(w: &mut World2x, snap: &Snapshot<Space2<Fx>>, hashes: &[u64], what: &str) {
+    w.restore(snap);
+    for (f, &h) in hashes.iter().enumerate() {
+        w.step(Fx::from_f64(1.0 / 60.0)).unwrap();
+        assert_eq!(w.state_hash(), h, "{what}: frame {f} after the restore diverged");
+    }
+}
+
 /// A rope at rest on static colliders keeps its contact anchors from step to step (the
 /// pairs gathered at them are reused); the anchors are state, so rolling back into the
 /// same world, or restoring into a world that never ran, re-simulates bit for bit — also
 /// in the frames where the kept anchors' pairs must be rebuilt from the snapshot.
 #[test]
 fn rollback_matches_while_ropes_keep_their_contact_anchors() {
-    use sinew::rope::RopeDef;
-    let v = |x: f64, y: f64| Vector2::<Fx>::from_f64(x, y);
-    let build = || {
-        let mut w = World2x::new(WorldDef { friction: Fx::from_f64(0.5), ..WorldDef::default() }).unwrap();
-        w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), Fx::ZERO).unwrap())).unwrap();
-        w.add_collider(&ColliderDef::new(Shape::ball(Fx::from_f64(0.1)).unwrap()).position(v(0.0, 0.6))).unwrap();
-        w.add_collider(&ColliderDef::new(Shape::cuboid(v(0.3, 0.2)).unwrap()).position(v(1.0, 0.2))).unwrap();
-        let rope = RopeDef::between(v(-1.0, 0.8), v(2.0, 0.8)).segments(60).radius(Fx::from_f64(0.015));
-        w.add_rope(&rope).unwrap();
-        w
-    };
     let dt = Fx::from_f64(1.0 / 60.0);
-    let mut w = build();
+    let (mut w, _) = resting_rope_world();
     let mut kept = 0;
     for _ in 0..180 {
         let report = w.step(dt).unwrap();
@@ -237,13 +250,8 @@ fn rollback_matches_while_ropes_keep_their_contact_anchors() {
         w.step(dt).unwrap();
         hashes.push(w.state_hash());
     }
-    for restored in [&mut w, &mut build()] {
-        restored.restore(&snap);
-        for (f, &h) in hashes.iter().enumerate() {
-            restored.step(dt).unwrap();
-            assert_eq!(restored.state_hash(), h, "frame {f} after the restore diverged");
-        }
-    }
+    replays(&mut w, &snap, &hashes, "the same world");
+    replays(&mut resting_rope_world().0, &snap, &hashes, "a fresh world");
 }
 
 /// Cutting a rope that rests on its colliders gives the tail a new rope: its spans are
@@ -253,19 +261,8 @@ fn rollback_matches_while_ropes_keep_their_contact_anchors() {
 /// went untested and the restored world, which gathers everything, diverged at once.)
 #[test]
 fn rollback_matches_after_a_resting_rope_is_cut() {
-    use sinew::rope::RopeDef;
-    let v = |x: f64, y: f64| Vector2::<Fx>::from_f64(x, y);
-    let build = || {
-        let mut w = World2x::new(WorldDef { friction: Fx::from_f64(0.5), ..WorldDef::default() }).unwrap();
-        w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), Fx::ZERO).unwrap())).unwrap();
-        w.add_collider(&ColliderDef::new(Shape::ball(Fx::from_f64(0.1)).unwrap()).position(v(0.0, 0.6))).unwrap();
-        w.add_collider(&ColliderDef::new(Shape::cuboid(v(0.3, 0.2)).unwrap()).position(v(1.0, 0.2))).unwrap();
-        let rope = RopeDef::between(v(-1.0, 0.8), v(2.0, 0.8)).segments(60).radius(Fx::from_f64(0.015));
-        let h = w.add_rope(&rope).unwrap();
-        (w, h)
-    };
     let dt = Fx::from_f64(1.0 / 60.0);
-    let (mut w, h) = build();
+    let (mut w, h) = resting_rope_world();
     for _ in 0..180 {
         w.step(dt).unwrap();
     }
@@ -276,10 +273,5 @@ fn rollback_matches_after_a_resting_rope_is_cut() {
         w.step(dt).unwrap();
         hashes.push(w.state_hash());
     }
-    let (mut fresh, _) = build();
-    fresh.restore(&snap);
-    for (f, &h) in hashes.iter().enumerate() {
-        fresh.step(dt).unwrap();
-        assert_eq!(fresh.state_hash(), h, "frame {f} after the cut diverged in the restored world");
-    }
+    replays(&mut resting_rope_world().0, &snap, &hashes, "a fresh world");
 }
