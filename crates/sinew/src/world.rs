@@ -85,7 +85,7 @@
 //! normal may be. Within a step a sliding particle's plane lags by that step's travel; an
 //! anchor kept across steps would lag by the particle's whole travel since it was taken,
 //! which on a curve holds a slowly sliding particle back (a particle sliding off a post
-//! from 0.1 m/s fell 5 % behind per-substep tests instead of 4.5 %) — hence the `ε/4`
+//! from 0.1 m/s fell 5.2 % behind per-substep tests instead of 4.5 %) — hence the `ε/4`
 //! rule, which leaves particles in motion to a fresh anchor every step.
 //!
 //! A particle with no collider within its margin gets an anchor whose region reaches as
