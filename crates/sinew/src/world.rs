@@ -1300,15 +1300,15 @@ impl<S: Space> World<S> {
             // Speeds bounded by the sum of the components' magnitudes (≥ the length, no
             // square root): a slightly larger, still safe reach.
             let l1 = |v: VecOf<S>| (0..S::DIM).fold(zero, |a, i| a + v.get(i).abs());
-            let reach = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub) * dt * RealOf::<S>::TWO;
-            let motion = reach;
+            // Twice the distance its velocity and forces carry it this step.
+            let motion = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub) * dt * RealOf::<S>::TWO;
             let extra = sc.extra_reach.get(k).copied().unwrap_or(RealOf::<S>::ZERO);
             let (x0, r) = (ps.pos[k], ps.radius[k]);
             // Contact planes: within `plane_reuse` and half the radius of the anchor; none
             // for a particle whose predicted motion this step already goes farther.
             let eps = self.def.plane_reuse.min(r * RealOf::<S>::HALF);
             let predicted = (l1(ps.vel[k]) + l1(sc.dv[k]) * nsub * RealOf::<S>::HALF) * dt;
-            let plane_ok = predicted < eps.min(reach + min_margin);
+            let plane_ok = predicted < eps.min(motion + min_margin);
             // Keep the anchor (see "Contact anchors" in the module docs) while the step's
             // reach from here stays inside its region and, with planes, within ε of it.
             let info = ps.anchor_info[k];
@@ -1324,7 +1324,7 @@ impl<S: Space> World<S> {
                 && (info.flags & AnchorInfo::<RealOf<S>>::PLANES != 0) == plane_ok
                 && {
                     let (region, d2) = (info.region, (x0 - ps.anchor[k]).length_squared());
-                    (region >= reach && d2 <= (region - reach).sq())
+                    (region >= motion && d2 <= (region - motion).sq())
                         && (!plane_ok || (eps >= predicted && d2 <= (eps - predicted).sq()))
                 };
             if keep {
@@ -1337,7 +1337,7 @@ impl<S: Space> World<S> {
                 continue;
             }
             // The anchor and the margin the pairs are gathered for.
-            let (x, margin) = if keep { (ps.anchor[k], info.region) } else { (x0, reach + min_margin) };
+            let (x, margin) = if keep { (ps.anchor[k], info.region) } else { (x0, motion + min_margin) };
             let reuse = eps.min(margin);
             sc.plane2[k] = if plane_ok { reuse.sq() } else { zero };
             let reach = margin + r + extra;
@@ -1491,7 +1491,8 @@ impl<S: Space> World<S> {
                         region = region.max(margin);
                         sc.lonely2[k] = region.sq();
                     }
-                    sc.plane2[k] = if plane_ok { eps.min(region.max(margin)).sq() } else { zero };
+                    // As when the anchor is kept: a function of the anchor alone.
+                    sc.plane2[k] = if plane_ok { eps.min(region).sq() } else { zero };
                 }
             } else {
                 sc.probes.push(Probe { particle: k as u32, pairs_end, margin2: margin.sq() });
@@ -1514,17 +1515,12 @@ impl<S: Space> World<S> {
         (self.scratch.gather_epoch, self.broad_phase.generation)
     }
 
-    /// Whether particle slot `k` kept its contact anchor in this step's gathering.
-    #[inline]
-    pub(crate) fn anchor_kept(&self, k: usize) -> bool {
-        self.scratch.kept.get(k) == Some(&self.scratch.gather_epoch)
-    }
-
     /// Whether particle slot `k` kept its contact anchor and, with it, its pairs and
     /// candidate list (an anchor with something in its region) in this step's gathering.
     #[inline]
     pub(crate) fn anchor_kept_with_pairs(&self, k: usize) -> bool {
-        self.anchor_kept(k) && self.particles.anchor_info[k].flags & AnchorInfo::<RealOf<S>>::LONELY == 0
+        self.scratch.kept.get(k) == Some(&self.scratch.gather_epoch)
+            && self.particles.anchor_info[k].flags & AnchorInfo::<RealOf<S>>::LONELY == 0
     }
 
     /// How far particle slot `k` may move from its contact anchor with its contact

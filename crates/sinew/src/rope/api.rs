@@ -442,7 +442,7 @@ impl<S: Space> World<S> {
                     // measured from (see "Contact anchors" in the world's module docs).
                     let (xa, xb) = (ps.anchor[a], ps.anchor[b]);
                     let half = (xb - xa).length() * RealOf::<S>::HALF;
-                    // Both ends near their start for the whole step (predicted): the span's
+                    // Both ends near their anchors for the whole step (predicted): the span's
                     // contacts are found once, for the step.
                     let reuse2 = self.plane_reuse2(a).min(self.plane_reuse2(b));
                     let reuse = if reuse2 > RealOf::<S>::ZERO { reuse2.sqrt() } else { RealOf::<S>::ZERO };
@@ -483,7 +483,7 @@ impl<S: Space> World<S> {
                         es.clear2.push(clear * clear);
                         es.planes.push(plane);
                     }
-                    // The segment's ready plane contacts (see `EdgeScratch::plane_at`).
+                    // The segment's ready plane contacts (see `EdgeLists::plane_at`).
                     let lo = *es.start.last().unwrap_or(&0) as usize;
                     let planar =
                         reuse2 > RealOf::<S>::ZERO && es.planes[lo..].iter().all(|p| !matches!(p, ItemPlane::Test));
