@@ -138,7 +138,7 @@ use crate::arena::Arena;
 use crate::collider::{BroadPhase, Collider, ColliderDef, ColliderHandle, Proximity, Shape, ShapeQuery};
 use crate::constraint::{
     Attachment, AttachmentDef, AttachmentHandle, Bending, BendingDef, BendingHandle, Distance, DistanceDef,
-    DistanceHandle, JointLimit, JointLimitHandle, SubstepContext, Tether, TetherDef, TetherHandle,
+    DistanceHandle, JointLimit, JointLimitHandle, LinkRows, SubstepContext, Tether, TetherDef, TetherHandle,
 };
 use crate::driver::{DriverDef, DriverHandle, KeyframeDriver};
 use crate::math::{Real, Rotation, Vector};
@@ -395,6 +395,9 @@ pub struct World<S: Space> {
     distance_order_dirty: bool,
     /// Every distance constraint is rigid ([`Distance::is_rigid`]) this step.
     distances_rigid: bool,
+    /// `distance_order` as rows of independent links, projected together when every
+    /// distance is rigid (see [`LinkRows`]); rebuilt with `distance_order`.
+    link_rows: LinkRows<RealOf<S>>,
     /// Joint limits in projection order (slot indices); rebuilt with `distance_order`.
     limit_order: Vec<u32>,
     /// The groups of distances and joint limits connected through shared particles, for
@@ -495,6 +498,7 @@ impl<S: Space> World<S> {
             distance_order: Vec::new(),
             distance_order_dirty: false,
             distances_rigid: false,
+            link_rows: LinkRows::default(),
             limit_order: Vec::new(),
             groups: ConstraintGroups::default(),
             tethers: Arena::default(),
@@ -916,6 +920,9 @@ impl<S: Space> World<S> {
             c.prepare(&self.particles, &ctx);
             self.distances_rigid &= c.is_rigid();
         }
+        if self.distances_rigid {
+            self.link_rows.fill(&self.distances);
+        }
         self.gather_candidates(dt);
         self.gather_edge_candidates();
         for s in 0..n {
@@ -939,7 +946,13 @@ impl<S: Space> World<S> {
                 self.solve_contacts(h);
                 self.solve_edge_contacts();
             }
-            if self.def.impact_passes > 0 && !self.groups.of.is_empty() {
+            let impacts = self.def.impact_passes > 0 && !self.groups.of.is_empty();
+            if self.distances_rigid && (impacts || s + 1 == n) {
+                // The links' multipliers: the last substep's for the force readouts and the
+                // state hash, and the starting values of the impact passes' projections.
+                self.link_rows.store_lambdas(&mut self.distances);
+            }
+            if impacts {
                 self.impact_passes(&ctx, h);
             }
             self.update_velocities(&ctx);
@@ -1011,6 +1024,7 @@ impl<S: Space> World<S> {
             ConstraintOrder::Sequential => self.interleave_distances(),
             ConstraintOrder::Coloured => self.colour_distances(),
         }
+        self.link_rows.build(&self.distance_order, &self.distances);
         if self.def.impact_passes > 0 {
             self.build_groups();
         } else {
@@ -1185,15 +1199,9 @@ impl<S: Space> World<S> {
         let zero = RealOf::<S>::ZERO;
         // Multipliers restart at 0 every substep (XPBD with substeps, one pass each).
         if self.distances_rigid {
-            // All links rigid (a crowd of ragdolls): the branch-free projection.
-            for &slot in &self.distance_order {
-                if let Some(c) = self.distances.values[slot as usize].as_mut() {
-                    if first {
-                        c.lambda = zero;
-                    }
-                    c.solve_rigid(ps);
-                }
-            }
+            // All links rigid (a crowd of ragdolls): rows of independent links, projected
+            // together (the same results as one after another).
+            self.link_rows.solve(ps, first);
         } else {
             for &slot in &self.distance_order {
                 if let Some(c) = self.distances.values[slot as usize].as_mut() {

@@ -160,21 +160,10 @@ impl<R: Real> Distance<R> {
         p.pos[b] -= n * (wb * dl);
     }
 
-    /// Whether the projection is [`Distance::solve_rigid`]'s kind: bilateral, no compliance.
+    /// Whether the link is rigid: bilateral, no compliance (the kind [`World`](crate::World)
+    /// projects in rows of independent links).
     #[inline]
     pub(crate) fn is_rigid(&self) -> bool {
         !self.unilateral && self.compliance == R::ZERO
-    }
-
-    /// [`Distance::solve`] for a rigid link ([`Distance::is_rigid`]: bones, rods): the same
-    /// operations on the same values, without the tests for the other kinds — the sweep
-    /// runs this tens of thousands of times per substep in a crowd of ragdolls.
-    #[inline]
-    pub(crate) fn solve_rigid<S: Space<Real = R>>(&mut self, p: &mut ParticleSet<S>) {
-        debug_assert!(self.is_rigid());
-        let Some((a, b, d, c, inv_len)) = self.violation(p) else { return };
-        let n = d * inv_len;
-        let dl = -c * self.inv_denom;
-        self.apply(p, a, b, n, dl);
     }
 }

@@ -25,6 +25,7 @@ mod angle_limit;
 mod attachment;
 mod bending;
 mod distance;
+mod link_rows;
 mod swing_twist_limit;
 mod tether;
 
@@ -34,6 +35,8 @@ pub use bending::{Bending, BendingDef, BendingHandle};
 pub use distance::{Distance, DistanceDef, DistanceHandle};
 pub use swing_twist_limit::{SwingTwistLimit, SwingTwistLimitDef};
 pub use tether::{Tether, TetherDef, TetherHandle};
+
+pub(crate) use link_rows::LinkRows;
 
 use crate::arena::define_handle;
 use crate::math::Real;
