@@ -36,6 +36,9 @@ use crate::space::{Space, VecOf};
 /// Links per row: eight `f32` lanes are one AVX register.
 pub(crate) const LANES: usize = 8;
 
+/// Rows with fewer links are projected one link at a time.
+const SHORT_ROW: usize = 3;
+
 /// Up to [`LANES`] rigid links that share no particle, consecutive in projection order.
 /// Lanes past `len` are padding: their denominator is 0, so they never move anything.
 #[derive(Clone, Debug)]
@@ -127,6 +130,27 @@ impl<R: Real> LinkRows<R> {
         for row in &mut self.rows {
             if first {
                 row.lambda = [R::ZERO; LANES];
+            }
+            if row.len < SHORT_ROW {
+                // A short row (a chain in creation order: each link shares a particle with
+                // the next) one link at a time: the lanes' setup would cost more than it
+                // overlaps. The same operations as below.
+                for l in 0..row.len {
+                    let (a, b) = (row.a[l] as usize, row.b[l] as usize);
+                    let d = p.pos[a] - p.pos[b];
+                    let l2 = d.length_squared();
+                    if row.inv_denom[l] == R::ZERO || l2 <= eps2 {
+                        continue;
+                    }
+                    let (len, inv) = l2.sqrt_recip();
+                    let n = d * inv;
+                    let dl = -(len - row.rest[l]) * row.inv_denom[l];
+                    row.lambda[l] += dl;
+                    let (wa, wb) = (p.inv_mass[a], p.inv_mass[b]);
+                    p.pos[a] += n * (wa * dl);
+                    p.pos[b] -= n * (wb * dl);
+                }
+                continue;
             }
             // Gather: differences and squared lengths.
             let mut d = [VecOf::<S>::ZERO; LANES];
