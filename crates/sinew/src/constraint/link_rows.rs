@@ -67,6 +67,31 @@ impl<R: Real> LinkRow<R> {
         }
     }
 
+    /// Lane `l`'s correction, as [`Distance::solve`] makes it for a rigid link, from the
+    /// link's difference `d = x_a − x_b`, its square `l2` and `l2.sqrt_recip()`; a link with
+    /// no freedom or no direction is skipped, as there.
+    #[inline(always)]
+    fn correct<S: Space<Real = R>>(
+        &mut self,
+        p: &mut ParticleSet<S>,
+        l: usize,
+        d: VecOf<S>,
+        l2: R,
+        (len, inv): (R, R),
+        eps2: R,
+    ) {
+        if self.inv_denom[l] == R::ZERO || l2 <= eps2 {
+            return;
+        }
+        let (a, b) = (self.a[l] as usize, self.b[l] as usize);
+        let n = d * inv;
+        let dl = -(len - self.rest[l]) * self.inv_denom[l];
+        self.lambda[l] += dl;
+        let (wa, wb) = (p.inv_mass[a], p.inv_mass[b]);
+        p.pos[a] += n * (wa * dl);
+        p.pos[b] -= n * (wb * dl);
+    }
+
     fn touches(&self, a: u32, b: u32) -> bool {
         (0..self.len).any(|l| self.a[l] == a || self.a[l] == b || self.b[l] == a || self.b[l] == b)
     }
@@ -134,21 +159,11 @@ impl<R: Real> LinkRows<R> {
             if row.len < SHORT_ROW {
                 // A short row (a chain in creation order: each link shares a particle with
                 // the next) one link at a time: the lanes' setup would cost more than it
-                // overlaps. The same operations as below.
+                // overlaps.
                 for l in 0..row.len {
-                    let (a, b) = (row.a[l] as usize, row.b[l] as usize);
-                    let d = p.pos[a] - p.pos[b];
+                    let d = p.pos[row.a[l] as usize] - p.pos[row.b[l] as usize];
                     let l2 = d.length_squared();
-                    if row.inv_denom[l] == R::ZERO || l2 <= eps2 {
-                        continue;
-                    }
-                    let (len, inv) = l2.sqrt_recip();
-                    let n = d * inv;
-                    let dl = -(len - row.rest[l]) * row.inv_denom[l];
-                    row.lambda[l] += dl;
-                    let (wa, wb) = (p.inv_mass[a], p.inv_mass[b]);
-                    p.pos[a] += n * (wa * dl);
-                    p.pos[b] -= n * (wb * dl);
+                    row.correct(p, l, d, l2, l2.sqrt_recip(), eps2);
                 }
                 continue;
             }
@@ -168,19 +183,9 @@ impl<R: Real> LinkRows<R> {
             for l in 0..LANES {
                 (len[l], inv[l]) = l2[l].sqrt_recip();
             }
-            // Scatter: the corrections, in lane order, as `Distance::solve` makes them
-            // for a rigid link (a link with no freedom or no direction is skipped, as there).
+            // Scatter: the corrections, in lane order.
             for l in 0..row.len {
-                if row.inv_denom[l] == R::ZERO || l2[l] <= eps2 {
-                    continue;
-                }
-                let (a, b) = (row.a[l] as usize, row.b[l] as usize);
-                let n = d[l] * inv[l];
-                let dl = -(len[l] - row.rest[l]) * row.inv_denom[l];
-                row.lambda[l] += dl;
-                let (wa, wb) = (p.inv_mass[a], p.inv_mass[b]);
-                p.pos[a] += n * (wa * dl);
-                p.pos[b] -= n * (wb * dl);
+                row.correct(p, l, d[l], l2[l], (len[l], inv[l]), eps2);
             }
         }
     }
