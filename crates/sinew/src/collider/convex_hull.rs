@@ -606,6 +606,10 @@ impl<R: Real> ConvexShape<Space3<R>> for ConvexHull<R> {
     fn edges(&self) -> Vec<(usize, usize)> {
         self.edges.clone()
     }
+    #[inline]
+    fn face_planes(&self) -> impl Iterator<Item = (Vector3<R>, R)> + '_ {
+        self.planes.iter().copied()
+    }
 }
 
 #[cfg(test)]

@@ -300,6 +300,10 @@ impl<R: Real> ConvexShape<Space2<R>> for ConvexPolygon<R> {
         let n = self.vertices.len();
         (0..n).map(|i| (i, (i + 1) % n)).collect()
     }
+    #[inline]
+    fn face_planes(&self) -> impl Iterator<Item = (Vector2<R>, R)> + '_ {
+        self.planes()
+    }
 }
 
 #[cfg(test)]

@@ -61,6 +61,10 @@ pub trait ConvexShape<S: Space>: ShapeQuery<S> {
     fn vertices(&self) -> &[VecOf<S>];
     /// Edges as vertex index pairs (for drawing and for edge-based rope wrapping).
     fn edges(&self) -> Vec<(usize, usize)>;
+    /// The face planes `(outward unit normal, offset)`: `x` is inside when
+    /// `normal·x ≤ offset` for every one, and inside, the signed distance is the largest
+    /// `normal·x − offset`.
+    fn face_planes(&self) -> impl Iterator<Item = (VecOf<S>, RealOf<S>)> + '_;
 }
 
 /// Why a convex shape could not be built.
