@@ -1760,10 +1760,10 @@ impl<S: Space> World<S> {
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn recover_non_finite(&mut self) -> u32 {
         let ps = &mut self.particles;
-        // The usual case, all finite, in one pass without early exits (which the compiler
-        // can keep branch-free).
-        let finite = |v: VecOf<S>| (0..S::DIM).fold(true, |ok, i| ok & v.get(i).is_finite());
-        if ps.pos.iter().zip(&ps.vel).fold(true, |ok, (&x, &v)| ok & finite(x) & finite(v)) {
+        // The usual case, all finite, in one pass over the flat components without early
+        // exits (which the compiler turns into SIMD).
+        let flat = |v: &[VecOf<S>]| S::Vector::flat(v).iter().fold(true, |ok, c| ok & c.is_finite());
+        if flat(&ps.pos) & flat(&ps.vel) {
             return 0;
         }
         let mut recovered = 0;
