@@ -100,8 +100,14 @@
 //! Anchors are state, not caches: which steps gather afresh depends on them, so
 //! snapshots store them and the state hash covers them, and a restored world steps
 //! exactly as the original did (it recomputes the pairs of a kept anchor from the
-//! anchor). Adding, removing or moving a collider, or changing the plane distance or the
-//! friction, drops every anchor; while any collider moves none is kept.
+//! anchor). Adding or removing a collider, or changing the plane distance or the
+//! friction, drops every anchor. A moving collider ends only the anchors whose query boxes
+//! (the region grown by the radius and the spans' reach) its path this step — its swept
+//! box — overlaps, and a kept anchor whose last pairs held a moving collider gathers them
+//! afresh; the broad phase's cached lists stay valid while the same colliders keep moving
+//! (each is checked against the moving colliders' boxes before use), and only a change of
+//! which colliders move starts a new broad-phase generation. A moving half-space reaches
+//! everywhere: while one moves no anchor is kept.
 //! [`StepReport::regathered`] counts the particles that took a new anchor in a step.
 //!
 //! # Impacts
@@ -416,6 +422,11 @@ pub struct World<S: Space> {
     pub(crate) rope_scratch: ChainScratch<S>,
     pub(crate) broad_phase: BroadPhase<VecOf<S>>,
     pub(crate) broad_phase_dirty: bool,
+    /// The colliders changed (added, removed, restored): the next rebuild starts a new
+    /// broad-phase generation.
+    pub(crate) broad_phase_restructure: bool,
+    /// Every collider's slot and whether it moved, as of the last broad-phase generation.
+    moving_colliders: Vec<(u32, bool)>,
     pub(crate) time: RealOf<S>,
     pub(crate) step_count: u64,
     /// Substep length of the last step (for force read-outs).
@@ -514,6 +525,8 @@ impl<S: Space> World<S> {
             rope_scratch: ChainScratch::default(),
             broad_phase: BroadPhase::default(),
             broad_phase_dirty: true,
+            broad_phase_restructure: true,
+            moving_colliders: Vec::new(),
             time: RealOf::<S>::ZERO,
             step_count: 0,
             last_h: RealOf::<S>::ZERO,
@@ -804,14 +817,14 @@ impl<S: Space> World<S> {
     /// Adds a collider.
     pub fn add_collider(&mut self, def: &ColliderDef<S>) -> Result<ColliderHandle, SinewError> {
         let c = Collider::from_def(def)?;
-        self.broad_phase_dirty = true;
+        (self.broad_phase_dirty, self.broad_phase_restructure) = (true, true);
         self.drop_contact_anchors();
         Ok(ColliderHandle(self.colliders.insert(c)))
     }
 
     /// Removes a collider.
     pub fn remove_collider(&mut self, h: ColliderHandle) -> Result<(), SinewError> {
-        self.broad_phase_dirty = true;
+        (self.broad_phase_dirty, self.broad_phase_restructure) = (true, true);
         self.drop_contact_anchors();
         self.colliders.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "collider" })
     }
@@ -843,8 +856,9 @@ impl<S: Space> World<S> {
         let c = self.colliders.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "collider" })?;
         c.position = position;
         c.rotation = rotation;
+        // Contact anchors near its path are dropped at the next gathering (see "Contact
+        // anchors" in the module docs); the rest stay.
         self.broad_phase_dirty = true;
-        self.drop_contact_anchors();
         Ok(())
     }
 
@@ -857,7 +871,7 @@ impl<S: Space> World<S> {
     /// Marks everything derived from the state (broad phase, constraint order, contacts)
     /// for rebuilding; used after a restore.
     pub(crate) fn invalidate_derived(&mut self) {
-        self.broad_phase_dirty = true;
+        (self.broad_phase_dirty, self.broad_phase_restructure) = (true, true);
         self.distance_order_dirty = true;
         self.contacts.clear();
     }
@@ -896,9 +910,20 @@ impl<S: Space> World<S> {
         self.update_drivers(t_end);
         let any_moving = self.colliders.values().any(|c| c.is_moving());
         if self.broad_phase_dirty || any_moving {
+            // A new generation (every cached list of colliders invalid) only when the
+            // colliders or the set of those that move changed: while the same colliders
+            // keep moving, the static ones' lists stay valid (see "Contact anchors").
+            let moving = || self.colliders.iter().map(|(h, c)| (h.index, c.is_moving()));
+            let restructure = self.broad_phase_restructure || !moving().eq(self.moving_colliders.iter().copied());
+            if restructure {
+                let now: Vec<(u32, bool)> = moving().collect();
+                self.moving_colliders = now;
+            }
             let slots = self.colliders.capacity_slots();
-            self.broad_phase.rebuild::<RealOf<S>>(self.colliders.iter().map(|(h, c)| (h.index, c.swept_aabb())), slots);
+            let boxes = self.colliders.iter().map(|(h, c)| (h.index, c.swept_aabb()));
+            self.broad_phase.rebuild::<RealOf<S>>(boxes, slots, restructure);
             self.broad_phase_dirty = any_moving;
+            self.broad_phase_restructure = false;
         }
 
         // The phases called below are `#[inline(never)]`: inlined, they made this one huge
@@ -1299,9 +1324,14 @@ impl<S: Space> World<S> {
         sc.fat.resize(ps.pos.len(), empty);
         core::mem::swap(&mut sc.fat_items, &mut sc.fat_next);
         sc.fat_next.clear();
-        // Anchors last only while no collider moves (a moving one's candidates change).
-        let anchors_hold =
-            !unbounded.iter().chain(bounded.iter().map(|(c, _)| c)).any(|&(_, c)| c.is_some_and(|c| c.1));
+        // A moving half-space reaches everywhere: no anchor lasts while one moves. A moving
+        // bounded collider ends the anchors whose regions its path (its swept box) comes
+        // near, and invalidates the cached lists whose boxes it enters: the lists hold the
+        // colliders that overlapped them when queried, the static ones' still do.
+        let anchors_hold = !unbounded.iter().any(|&(_, c)| c.is_some_and(|c| c.1));
+        let moving_boxes: Vec<Aabb<VecOf<S>>> =
+            bounded.iter().filter(|((_, c), _)| c.is_some_and(|c| c.1)).map(|&(_, b)| b).collect();
+        let near_moving = |b: &Aabb<VecOf<S>>| moving_boxes.iter().any(|m| m.overlaps::<RealOf<S>>(b));
         let min_margin = RealOf::<S>::from_ratio(1, 100);
         for &k in &sc.dynamic_colliding {
             let k = k as usize;
@@ -1334,7 +1364,12 @@ impl<S: Space> World<S> {
                     let (region, d2) = (info.region, (x0 - ps.anchor[k]).length_squared());
                     (region >= motion && d2 <= (region - motion).sq())
                         && (!plane_ok || (eps >= predicted && d2 <= (eps - predicted).sq()))
-                };
+                }
+                && (moving_boxes.is_empty() || {
+                    // No moving collider's path near the region (its query box).
+                    let reach = VecOf::<S>::splat(info.region + r + extra);
+                    !near_moving(&Aabb { min: ps.anchor[k] - reach, max: ps.anchor[k] + reach })
+                });
             if keep {
                 sc.kept[k] = epoch;
             }
@@ -1353,7 +1388,15 @@ impl<S: Space> World<S> {
             let q = Aabb { min: x - mv, max: x + mv };
             let entry = &mut sc.fat[k];
             let last = fat_valid && entry.epoch == prev_epoch && prev_epoch != 0;
-            if keep && last && entry.reach == reach {
+            // Last step's pairs hold a moving collider that has left the query box since
+            // (one still in it ended the anchor): gathered afresh, without it.
+            let moved_away = !moving_boxes.is_empty() && last && {
+                let old = entry.pairs_at as usize..(entry.pairs_at + entry.pairs_len) as usize;
+                sc.pairs_prev.get(old).is_some_and(|ps| {
+                    ps.iter().any(|p| self.colliders.values[p.slot as usize].as_ref().is_some_and(|c| c.is_moving()))
+                })
+            };
+            if keep && last && entry.reach == reach && !moved_away {
                 // The anchor's pairs as gathered last step: the same query box, the same
                 // candidates, the same pairs.
                 let start = sc.fat_next.len() as u32;
@@ -1371,7 +1414,7 @@ impl<S: Space> World<S> {
             // and an empty list.
             let near_bounded = bounded_box.is_some_and(|b| b.overlaps(&q));
             let (start, end) = if near_bounded {
-                let cached = last && entry.bx.contains(&q);
+                let cached = last && entry.bx.contains(&q) && !near_moving(&entry.bx);
                 let start = sc.fat_next.len() as u32;
                 if cached {
                     sc.fat_next.extend_from_slice(&sc.fat_items[entry.at as usize..(entry.at + entry.len) as usize]);

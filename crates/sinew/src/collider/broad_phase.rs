@@ -75,17 +75,28 @@ pub(crate) struct BroadPhase<V> {
     use_grid: bool,
     stamp: Vec<u32>,
     query_id: u32,
-    /// Incremented by every rebuild: results cached by callers are valid while it holds.
+    /// Incremented by a rebuild with `restructure`: lists of colliders cached by callers
+    /// stay valid while it holds, except for the colliders that move (whose boxes change
+    /// from rebuild to rebuild; callers check those themselves).
     pub generation: u64,
 }
 
 impl<V> BroadPhase<V> {
-    /// Rebuilds from `(slot, box or None for unbounded)` in slot order.
-    pub fn rebuild<R: Real>(&mut self, colliders: impl Iterator<Item = (u32, Option<Aabb<V>>)>, slot_count: usize)
-    where
+    /// Rebuilds from `(slot, box or None for unbounded)` in slot order. `restructure`:
+    /// the colliders, or which of them move, changed since the last rebuild (a new
+    /// generation); otherwise only the moving colliders' boxes did, and every index into
+    /// `bounded` keeps its collider.
+    pub fn rebuild<R: Real>(
+        &mut self,
+        colliders: impl Iterator<Item = (u32, Option<Aabb<V>>)>,
+        slot_count: usize,
+        restructure: bool,
+    ) where
         V: Vector<R>,
     {
-        self.generation = self.generation.wrapping_add(1);
+        if restructure {
+            self.generation = self.generation.wrapping_add(1);
+        }
         self.unbounded.clear();
         self.bounded.clear();
         for (slot, aabb) in colliders {
@@ -255,7 +266,7 @@ mod tests {
         }
         colliders.push((60, None));
         let mut bp = BroadPhase::default();
-        bp.rebuild::<f64>(colliders.clone().into_iter(), 61);
+        bp.rebuild::<f64>(colliders.clone().into_iter(), 61, true);
         assert_eq!(bp.unbounded, vec![60]);
         let mut out = Vec::new();
         for _ in 0..500 {

@@ -407,6 +407,7 @@ impl<S: Space> World<S> {
                 seg_of[a as usize] = i as u32;
             }
             let mut cands = Vec::new();
+            let any_moving = self.colliders.values().any(|c| c.is_moving());
             for (h, r) in self.ropes.iter() {
                 if r.sleeping || !r.edge_collisions {
                     continue;
@@ -421,10 +422,20 @@ impl<S: Space> World<S> {
                         // Both ends kept their anchors and their candidate lists: last step's
                         // items, if this span was gathered then (a rope cut or torn since
                         // has new ropes for its pieces: gathered afresh).
-                        let i = seg_of[a];
-                        if i != u32::MAX && last.segs[i as usize] == (w[0], w[1], h.index) {
-                            es.copy_segment(last, i as usize);
-                            continue;
+                        // Not if it lists a moving collider: that one has left the ends'
+                        // query boxes since (one still near ended their anchors), and a
+                        // fresh gathering no longer lists it.
+                        let i = seg_of[a] as usize;
+                        if i != u32::MAX as usize && last.segs[i] == (w[0], w[1], h.index) {
+                            let items = &last.items[last.start[i] as usize..last.start[i + 1] as usize];
+                            let moving = |bi: &u32| {
+                                let slot = self.broad_phase.bounded[*bi as usize].0;
+                                self.colliders.values[slot as usize].as_ref().is_some_and(|c| c.is_moving())
+                            };
+                            if !any_moving || !items.iter().any(moving) {
+                                es.copy_segment(last, i);
+                                continue;
+                            }
                         }
                     }
                     cands.clear();
