@@ -78,7 +78,8 @@ impl<S: Space> World<S> {
         if !self.sleep_groups.values().any(|g| g.sleeping) {
             return;
         }
-        let moving: Vec<_> = self.colliders.values().filter(|c| c.is_moving()).map(|c| c.swept_aabb()).collect();
+        let n = self.def.substeps;
+        let moving: Vec<_> = self.colliders.values().filter(|c| c.is_moving()).map(|c| c.swept_aabb(n)).collect();
         let ps = &self.particles;
         for g in self.sleep_groups.values_mut() {
             if !g.sleeping {

@@ -920,7 +920,8 @@ impl<S: Space> World<S> {
                 self.moving_colliders = now;
             }
             let slots = self.colliders.capacity_slots();
-            let boxes = self.colliders.iter().map(|(h, c)| (h.index, c.swept_aabb()));
+            let n = self.def.substeps;
+            let boxes = self.colliders.iter().map(|(h, c)| (h.index, c.swept_aabb(n)));
             self.broad_phase.rebuild::<RealOf<S>>(boxes, slots, restructure);
             self.broad_phase_dirty = any_moving;
             self.broad_phase_restructure = false;

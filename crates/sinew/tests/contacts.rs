@@ -609,8 +609,8 @@ fn a_particle_sliding_off_a_round_post_far_from_the_origin_leaves_where_the_norm
 }
 
 /// A collider added in the path of a particle that had nothing near it (whose contact
-/// anchor's region reached across the space where the collider appears) stops it: adding,
-/// removing or moving a collider drops every contact anchor.
+/// anchor's region reached across the space where the collider appears) stops it: adding
+/// or removing a collider drops every contact anchor.
 #[test]
 fn a_collider_added_in_a_particles_path_stops_it() {
     let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
@@ -626,4 +626,41 @@ fn a_collider_added_in_a_particles_path_stops_it() {
     }
     let x = w.particles().position(p).unwrap().x;
     assert!(x <= 0.48 + 1e-9, "the particle went on to x = {x} through the wall added at 0.5");
+}
+
+/// A paddle turning fast about its collider's origin hits a particle that lies in its path
+/// between its poses at the start and the end of the step: contacts test it at every
+/// substep's pose, so the broad phase's box must hold it at all of them. Turning from −60°
+/// to 60° in one step, the paddle (0.1–0.6 m from the origin) reaches 0.6 m along the x
+/// axis halfway, where neither end pose's box reaches past 0.38 m; the particle at 0.45 m
+/// used to be missed and left where it was, inside the paddle's path. Also with the
+/// paddle turning back and forth every step, it must never hold the particle inside.
+#[test]
+fn a_turning_paddle_hits_a_particle_between_its_poses_at_the_steps_ends() {
+    let paddle = || {
+        Shape::convex(&[DVec2::new(0.1, -0.05), DVec2::new(0.6, -0.05), DVec2::new(0.6, 0.05), DVec2::new(0.1, 0.05)])
+            .unwrap()
+    };
+    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    let rot = |deg: f64| sinew::Rot2::from_angle(deg.to_radians());
+    let h = w.add_collider(&ColliderDef::new(paddle()).rotation(rot(-60.0))).unwrap();
+    let p = w.add_particle(&ParticleDef::at(DVec2::new(0.45, 0.0)).radius(0.01)).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    assert_eq!(w.particles().position(p).unwrap(), DVec2::new(0.45, 0.0), "nothing touches it yet");
+    w.set_collider_pose(h, DVec2::ZERO, rot(60.0)).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    let x = w.particles().position(p).unwrap();
+    assert!(x.y > 0.05, "the paddle swept through the particle and left it at {x:?}");
+    // Back and forth: wherever it is pushed, it ends each step outside the paddle.
+    for f in 0..60 {
+        w.set_collider_pose(h, DVec2::ZERO, rot(if f % 2 == 0 { -60.0 } else { 60.0 })).unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        let x = w.particles().position(p).unwrap();
+        let c = w.collider(h).unwrap().closest_world(x);
+        assert!(
+            c.distance > 0.01 - 1e-6,
+            "step {f}: the particle is {:.1} mm inside the paddle",
+            (0.01 - c.distance) * 1e3
+        );
+    }
 }

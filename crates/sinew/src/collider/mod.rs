@@ -333,16 +333,27 @@ impl<S: Space> Collider<S> {
         (self.prev_position.lerp(self.position, t), self.prev_rotation.nlerp(self.rotation, t))
     }
 
-    /// World-space bounding box over the whole step's motion; `None` for half-spaces.
-    pub(crate) fn swept_aabb(&self) -> Option<Aabb<VecOf<S>>> {
+    /// World-space bounding box over the whole step's motion, for a step of `substeps`
+    /// substeps: the shape's boxes at the step's start and end, and, if it turns, at every
+    /// substep's pose ([`Collider::pose_at`], where contacts test it) — an off-centre part
+    /// of a turning shape moves on an arc and can leave the two ends' boxes in between (a
+    /// paddle turning from −60° to 60° reaches 0.6 m along the axis at 0° where neither
+    /// end's box reaches 0.4 m). `None` for half-spaces.
+    pub(crate) fn swept_aabb(&self, substeps: u32) -> Option<Aabb<VecOf<S>>> {
         let (lo, hi) = self.shape.local_aabb()?;
-        let a = world_aabb::<S>(lo, hi, self.position, self.rotation);
+        let mut b = world_aabb::<S>(lo, hi, self.position, self.rotation);
         if self.is_moving() {
-            let b = world_aabb::<S>(lo, hi, self.prev_position, self.prev_rotation);
-            Some(a.union(&b))
-        } else {
-            Some(a)
+            b = b.union(&world_aabb::<S>(lo, hi, self.prev_position, self.prev_rotation));
+            if self.rotation != self.prev_rotation {
+                // (A translation alone stays within the two ends' boxes.)
+                let n = substeps.max(1) as i32;
+                for s in 1..n {
+                    let (p, r) = self.pose_at(RealOf::<S>::from_ratio(s, n));
+                    b = b.union(&world_aabb::<S>(lo, hi, p, r));
+                }
+            }
         }
+        Some(b)
     }
 
     /// Signed distance and world normal from a world point at the current pose.

@@ -270,10 +270,10 @@ impl<S: Space> World<S> {
         let moving: Vec<_> = if !any_sleeping {
             Vec::new()
         } else {
-            self.colliders.values().filter(|c| c.is_moving()).filter_map(|c| c.swept_aabb()).collect()
+            self.colliders.values().filter(|c| c.is_moving()).filter_map(|c| c.swept_aabb(self.def.substeps)).collect()
         };
         let moving_unbounded =
-            any_sleeping && self.colliders.values().any(|c| c.is_moving() && c.swept_aabb().is_none());
+            any_sleeping && self.colliders.values().any(|c| c.is_moving() && c.shape.local_aabb().is_none());
         let ps = &mut self.particles;
         for r in self.ropes.values_mut() {
             if r.sleeping {
