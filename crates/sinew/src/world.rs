@@ -450,6 +450,9 @@ pub(crate) struct Scratch<S: Space> {
     probes: Vec<Probe<RealOf<S>>>,
     /// Broad-phase results for a particle that left its gathered region mid-step.
     requery: Vec<u32>,
+    /// The particle slots that left their gathered region this substep (re-queried): their
+    /// rope spans are re-queried too (see `detect_edge_contacts`).
+    pub(crate) left: Vec<u32>,
     /// Per entry of `dynamic_colliding` (CSR over `Probe::pairs_end`): the colliders it
     /// may touch this step (slot) with the squared clearance it had from each at the start
     /// of the step (0 for a moving collider). Distance to a shape is 1-Lipschitz, so while
@@ -1603,6 +1606,7 @@ impl<S: Space> World<S> {
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn detect_contacts(&mut self, f0: RealOf<S>, f1: RealOf<S>, h: RealOf<S>) {
         self.contacts.clear();
+        self.scratch.left.clear();
         if self.colliders.is_empty() {
             return;
         }
@@ -1651,6 +1655,7 @@ impl<S: Space> World<S> {
             for (k, (&r2, &m2)) in reach2.iter().zip(lonely).enumerate() {
                 if r2 > m2 {
                     requery(k, &mut sc.requery, contacts);
+                    sc.left.push(k as u32);
                 }
             }
         }
@@ -1682,6 +1687,7 @@ impl<S: Space> World<S> {
                 }
                 if reach2 > margin2 {
                     requery(k, &mut sc.requery, contacts);
+                    sc.left.push(k as u32);
                     break 'probe;
                 }
                 // The gathered pairs passed the group filter; their colliders exist all step.

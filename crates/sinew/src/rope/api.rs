@@ -527,17 +527,32 @@ impl<S: Space> World<S> {
     /// farther of the path's two ends, which is what `reach2` measures.
     #[inline(never)] // a phase of the step (see the note in `World::step_with`)
     pub(crate) fn detect_edge_contacts(&mut self, f1: RealOf<S>) {
-        self.edge_contacts.clear();
+        let mut out = core::mem::take(&mut self.edge_contacts);
+        out.clear();
         let es = &self.edge_scratch.now;
         let ps = &self.particles;
         // The substep's start as a fraction of the step (for moving colliders).
         let f0 = (f1 - RealOf::<S>::ONE / RealOf::<S>::from_i32(self.def.substeps as i32)).max(RealOf::<S>::ZERO);
         let moved = &self.scratch.reach2;
-        if es.segs.is_empty() || moved.len() < ps.pos.len() {
-            return; // no candidates (no colliders: contact detection left no reaches)
+        if moved.len() < ps.pos.len() {
+            self.edge_contacts = out;
+            return; // no colliders: contact detection left no reaches
         }
+        // Particles that left the region their candidates were gathered for this substep
+        // (a hard yank): their spans are queried afresh below, like the particles.
+        let mut left = Vec::new();
+        if !self.scratch.left.is_empty() {
+            left.resize(ps.pos.len(), false);
+            for &k in &self.scratch.left {
+                left[k as usize] = true;
+            }
+        }
+        let gone = |k: usize| !left.is_empty() && left[k];
         for (i, &(a, b, rope_slot)) in es.segs.iter().enumerate() {
             let (a, b) = (a as usize, b as usize);
+            if gone(a) || gone(b) {
+                continue;
+            }
             // How far either end has been from its contact anchor (this substep's start and
             // end).
             let reach2 = {
@@ -550,14 +565,12 @@ impl<S: Space> World<S> {
                 let (p0, p1) = (es.plane_at[i] as usize, es.plane_at[i + 1] as usize);
                 for &(clear2, c) in &es.plane_contacts[p0..p1] {
                     if reach2 >= clear2 {
-                        self.edge_contacts.push(c);
+                        out.push(c);
                     }
                 }
                 continue;
             }
             let Some(r) = self.ropes.values[rope_slot as usize].as_ref() else { continue };
-            let (xa, xb) = (ps.pos[a], ps.pos[b]);
-            let (xa0, xb0) = (ps.prev[a], ps.prev[b]);
             let (lo, hi) = (es.start[i] as usize, es.start[i + 1] as usize);
             for ((&bi, &clear2), plane) in es.items[lo..hi].iter().zip(&es.clear2[lo..hi]).zip(&es.planes[lo..hi]) {
                 if reach2 < clear2 {
@@ -569,50 +582,130 @@ impl<S: Space> World<S> {
                         ItemPlane::Clear => continue,
                         ItemPlane::Plane(WorldPlane { t, normal, d, mu }) => {
                             let (a, b) = (a as u32, b as u32);
-                            self.edge_contacts.push(EdgeContact { a, b, t, normal, d, dn: RealOf::<S>::ZERO, mu });
+                            out.push(EdgeContact { a, b, t, normal, d, dn: RealOf::<S>::ZERO, mu });
                             continue;
                         }
                     }
                 }
-                let (slot, bb) = self.broad_phase.bounded[bi as usize];
-                let Some(col) = self.colliders.values[slot as usize].as_ref() else { continue };
-                // The box the span swept this substep.
-                let rv = VecOf::<S>::splat(r.radius);
-                let seg_box = crate::Aabb {
-                    min: xa.min_elem(xb).min_elem(xa0.min_elem(xb0)) - rv,
-                    max: xa.max_elem(xb).max_elem(xa0.max_elem(xb0)) + rv,
-                };
-                // The swept box grown to the reach at which the span test gives a contact.
-                let pad = VecOf::<S>::splat(contact_reach(&col.shape, col.half_thickness, r.radius) - r.radius);
-                if !bb.overlaps::<RealOf<S>>(&crate::Aabb { min: seg_box.min - pad, max: seg_box.max + pad }) {
-                    continue;
+                self.test_span(a, b, r, bi, (f0, f1), &mut out);
+            }
+        }
+        if !left.is_empty() {
+            self.requery_spans(&left, (f0, f1), &mut out);
+        }
+        self.edge_contacts = out;
+    }
+
+    /// The swept test of span `a–b` of rope `r` against the broad phase's bounded entry
+    /// `bi` over the substep `(f0, f1)`; its contacts go to `out`.
+    fn test_span(
+        &self,
+        a: usize,
+        b: usize,
+        r: &Rope<S>,
+        bi: u32,
+        (f0, f1): (RealOf<S>, RealOf<S>),
+        out: &mut Vec<EdgeContact<S>>,
+    ) {
+        let ps = &self.particles;
+        let (xa, xb) = (ps.pos[a], ps.pos[b]);
+        let (xa0, xb0) = (ps.prev[a], ps.prev[b]);
+        let (slot, bb) = self.broad_phase.bounded[bi as usize];
+        let Some(col) = self.colliders.values[slot as usize].as_ref() else { return };
+        // The box the span swept this substep.
+        let rv = VecOf::<S>::splat(r.radius);
+        let seg_box = crate::Aabb {
+            min: xa.min_elem(xb).min_elem(xa0.min_elem(xb0)) - rv,
+            max: xa.max_elem(xb).max_elem(xa0.max_elem(xb0)) + rv,
+        };
+        // The swept box grown to the reach at which the span test gives a contact.
+        let pad = VecOf::<S>::splat(contact_reach(&col.shape, col.half_thickness, r.radius) - r.radius);
+        if !bb.overlaps::<RealOf<S>>(&crate::Aabb { min: seg_box.min - pad, max: seg_box.max + pad }) {
+            return;
+        }
+        if !ps.groups[a].test(col.groups) {
+            return;
+        }
+        let (p1, r1) = col.pose_at(f1);
+        let la = r1.inverse_rotate(xa - p1);
+        let lb = r1.inverse_rotate(xb - p1);
+        let (la0, lb0) = if col.is_moving() {
+            let (p0, r0) = col.pose_at(f0);
+            (r0.inverse_rotate(xa0 - p0), r0.inverse_rotate(xb0 - p0))
+        } else {
+            (r1.inverse_rotate(xa0 - p1), r1.inverse_rotate(xb0 - p1))
+        };
+        let swept = swept_segment_contact(&col.shape, col.half_thickness, (la0, lb0), (la, lb), r.radius);
+        let Some(hit) = swept else { return };
+        let n = r1.rotate(hit.normal);
+        let q = p1 + r1.rotate(hit.target);
+        let mu = crate::collider::mix_friction(r.friction, col.friction, self.def.friction);
+        let contact =
+            |t| EdgeContact { a: a as u32, b: b as u32, t, normal: n, d: n.dot(q), dn: RealOf::<S>::ZERO, mu };
+        if hit.crossed {
+            // Both ends back to the plane: the span returns whole.
+            out.push(contact(RealOf::<S>::ZERO));
+            out.push(contact(RealOf::<S>::ONE));
+        } else {
+            out.push(contact(hit.t));
+        }
+    }
+
+    /// The spans with an end that left its gathered region this substep (`left`, per
+    /// particle slot), tested against the colliders whose boxes overlap the box they swept
+    /// (grown by the rope's radius: every collider they touched or crossed) and against
+    /// their gathered items (which alone give the speculative contacts of balls and
+    /// capsules farther out): the span counterpart of the particles' re-query. Without it
+    /// a rope yanked up past a post thinner than its particle spacing passed through it —
+    /// the two particles on either side re-queried and clear of the post, the span between
+    /// them tested only against the candidates gathered where the step began.
+    fn requery_spans(&mut self, left: &[bool], (f0, f1): (RealOf<S>, RealOf<S>), out: &mut Vec<EdgeContact<S>>) {
+        let ps = &self.particles;
+        let mut spans = Vec::new();
+        for (h, r) in self.ropes.iter() {
+            if r.sleeping || !r.edge_collisions {
+                continue;
+            }
+            for w in r.idx.windows(2) {
+                let (a, b) = (w[0] as usize, w[1] as usize);
+                let both_pinned = ps.inv_mass[a] == RealOf::<S>::ZERO && ps.inv_mass[b] == RealOf::<S>::ZERO;
+                if (left[a] || left[b]) && !both_pinned {
+                    spans.push((w[0], w[1], h.index));
                 }
-                if !ps.groups[a].test(col.groups) {
-                    continue;
-                }
-                let (p1, r1) = col.pose_at(f1);
-                let la = r1.inverse_rotate(xa - p1);
-                let lb = r1.inverse_rotate(xb - p1);
-                let (la0, lb0) = if col.is_moving() {
-                    let (p0, r0) = col.pose_at(f0);
-                    (r0.inverse_rotate(xa0 - p0), r0.inverse_rotate(xb0 - p0))
-                } else {
-                    (r1.inverse_rotate(xa0 - p1), r1.inverse_rotate(xb0 - p1))
-                };
-                let swept = swept_segment_contact(&col.shape, col.half_thickness, (la0, lb0), (la, lb), r.radius);
-                let Some(hit) = swept else { continue };
-                let n = r1.rotate(hit.normal);
-                let q = p1 + r1.rotate(hit.target);
-                let mu = crate::collider::mix_friction(r.friction, col.friction, self.def.friction);
-                let contact =
-                    |t| EdgeContact { a: a as u32, b: b as u32, t, normal: n, d: n.dot(q), dn: RealOf::<S>::ZERO, mu };
-                if hit.crossed {
-                    // Both ends back to the plane: the span returns whole.
-                    self.edge_contacts.push(contact(RealOf::<S>::ZERO));
-                    self.edge_contacts.push(contact(RealOf::<S>::ONE));
-                } else {
-                    self.edge_contacts.push(contact(hit.t));
-                }
+            }
+        }
+        // Where each gathered span sits in this step's lists.
+        let mut seg = Vec::new();
+        if !spans.is_empty() {
+            seg.resize(self.particles.pos.len(), u32::MAX);
+            for (i, &(a, _, _)) in self.edge_scratch.now.segs.iter().enumerate() {
+                seg[a as usize] = i as u32;
+            }
+        }
+        let (mut found, mut cands) = (Vec::new(), Vec::new());
+        for (a, b, rope_slot) in spans {
+            let Some(radius) = self.ropes.values[rope_slot as usize].as_ref().map(|r| r.radius) else { continue };
+            let ps = &self.particles;
+            let (xa, xb, xa0, xb0) = (ps.pos[a as usize], ps.pos[b as usize], ps.prev[a as usize], ps.prev[b as usize]);
+            let grow = VecOf::<S>::splat(radius);
+            let q = crate::Aabb {
+                min: xa.min_elem(xb).min_elem(xa0.min_elem(xb0)) - grow,
+                max: xa.max_elem(xb).max_elem(xa0.max_elem(xb0)) + grow,
+            };
+            self.broad_phase.query::<RealOf<S>>(&q, &mut found);
+            cands.clear();
+            cands.extend_from_slice(&found);
+            // The span's gathered items too (all of them: with an end gone, no plane).
+            let es = &self.edge_scratch.now;
+            let i = seg[a as usize] as usize;
+            if i != u32::MAX as usize && es.segs[i] == (a, b, rope_slot) {
+                cands.extend_from_slice(&es.items[es.start[i] as usize..es.start[i + 1] as usize]);
+            }
+            cands.sort_unstable();
+            cands.dedup();
+            let Some(r) = self.ropes.values[rope_slot as usize].as_ref() else { continue };
+            for &bi in &cands {
+                self.test_span(a as usize, b as usize, r, bi, (f0, f1), out);
             }
         }
     }
