@@ -18,8 +18,8 @@
 //! (a chord across a corner: the middle falls below the ends' average). Only then is the
 //! deepest point searched for: inside the shape the signed distance is the largest of the
 //! face planes' distances, lines in `t` whose upper envelope has an exact minimum; a span
-//! clear of the shape has its nearest point where the distance's slope along it changes
-//! sign (false position, a few queries). A span resting flat on a face costs three
+//! clear of the shape has its nearest point at an end or a corner's foot in 2D, and in 3D
+//! where the distance's slope along it changes sign (false position, a few queries). A span resting flat on a face costs three
 //! distance queries. Inside the shape proper the deepest point's normal is the blend
 //! of the faces the span runs into and out of that is perpendicular to it, so a span
 //! through a thin wall edge-on is pushed back across the wall, not along itself.
@@ -190,9 +190,10 @@ fn span_deepest_from<S: Space>(
 /// that holds the span is their blend perpendicular to it: a span through a thin wall
 /// edge-on is pushed back across the wall, not along itself; a chord deep across a corner
 /// is pushed out diagonally. The distance is then measured to the shape's supporting
-/// plane in that direction. A span clear of the shape has its nearest point where the
-/// distance's slope `n·(b − a)` changes sign, found by false position (a few queries; a
-/// golden-section search took 14–24).
+/// plane in that direction. A span clear of the shape has its nearest point at an end or
+/// at a corner's foot in 2D (exact), and in 3D where the distance's slope `n·(b − a)`
+/// changes sign, found by false position (a few queries; a golden-section search took
+/// 14–24).
 fn deepest_point<S: Space>(
     shape: &Shape<S>,
     a: VecOf<S>,
