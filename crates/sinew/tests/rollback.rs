@@ -354,3 +354,96 @@ fn rollback_matches_while_a_collider_moves_far_from_and_into_a_resting_rope() {
     add_moving_ball(&mut fresh);
     replay(&mut fresh, "a fresh world");
 }
+
+/// A 2D world with everything that gathers contacts (two ropes, a ragdoll, loose
+/// particles) among static colliders and four moving ones — a ball, a turning box, a
+/// turning capsule and an off-centre triangle turning about its origin — settled for 2 s.
+fn moving_colliders_world<R: Real>(seed: u64) -> (World<Space2<R>>, Vec<sinew::ColliderHandle>) {
+    use sinew::ragdoll::{Ragdoll, presets};
+    use sinew::rope::RopeDef;
+    let v = |x: f64, y: f64| Vector2::<R>::from_f64(x, y);
+    let r = R::from_f64;
+    let mut w = World::<Space2<R>>::new(WorldDef { friction: r(0.5), ..WorldDef::default() }).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), R::ZERO).unwrap())).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::ball(r(0.1)).unwrap()).position(v(0.0, 0.6))).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::cuboid(v(0.3, 0.2)).unwrap()).position(v(1.0, 0.2))).unwrap();
+    let capsule = Shape::capsule(v(-0.3, 0.0), v(0.3, 0.0), r(0.08)).unwrap();
+    w.add_collider(&ColliderDef::new(capsule).position(v(3.0, 0.5)).rotation(sinew::Rot2::from_angle(r(0.3)))).unwrap();
+    let movers = [
+        ColliderDef::new(Shape::ball(r(0.15)).unwrap()).position(v(-2.0, 0.3)),
+        ColliderDef::new(Shape::cuboid(v(0.25, 0.1)).unwrap()).position(v(4.0, 0.4)),
+        ColliderDef::new(Shape::capsule(v(-0.2, 0.0), v(0.2, 0.0), r(0.06)).unwrap()).position(v(2.0, 1.2)),
+        ColliderDef::new(Shape::convex(&[v(0.3, 0.0), v(0.6, 0.0), v(0.45, 0.3)]).unwrap()).position(v(-1.0, 1.0)),
+    ]
+    .iter()
+    .map(|d| w.add_collider(d).unwrap())
+    .collect();
+    w.add_rope(&RopeDef::between(v(-1.0, 0.8), v(2.0, 0.8)).segments(60).radius(r(0.015))).unwrap();
+    w.add_rope(&RopeDef::between(v(2.5, 1.3), v(4.5, 1.0)).segments(30).radius(r(0.02))).unwrap();
+    Ragdoll::spawn(&mut w, &presets::humanoid16::<R>(), v(-3.0, 1.5), R::ONE, v(0.0, 0.0)).unwrap();
+    let mut s = seed | 1;
+    for i in 0..30 {
+        s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let x = -4.0 + 9.0 * ((s >> 33) as f64 / (1u64 << 31) as f64);
+        w.add_particle(&ParticleDef::at(v(x, 0.3 + 0.05 * (i % 5) as f64)).mass(r(0.1)).radius(r(0.03))).unwrap();
+    }
+    for _ in 0..120 {
+        w.step(r(1.0 / 60.0)).unwrap();
+    }
+    (w, movers)
+}
+
+/// Poses of the four movers at frame `f`; `pattern` gives each mover (4 bits) when it
+/// moves: every frame, every other one, 20 frames on and 20 off, or two frames of three —
+/// so colliders start and stop moving, and jump when they restart.
+fn drive_movers<R: Real>(w: &mut World<Space2<R>>, movers: &[sinew::ColliderHandle], f: usize, pattern: u64) {
+    let (t, k) = (f as f64 / 60.0, f as f64);
+    for (i, &m) in movers.iter().enumerate() {
+        let moving = match (pattern >> (i * 4)) & 3 {
+            0 => true,
+            1 => f % 2 == 0,
+            2 => (f / 20) % 2 == 0,
+            _ => f % 3 != 0,
+        };
+        if !moving {
+            continue;
+        }
+        let (x, y, a) = match i {
+            0 => (-0.5 + 2.0 * (0.7 * t).sin(), 0.25 + 0.1 * (1.3 * t).sin(), 0.0),
+            1 => (1.5 + 2.5 * (0.4 * t + 1.0).sin(), 0.45 + 0.2 * (0.9 * t).cos(), 0.25 * k),
+            2 => (0.5 + 2.0 * (0.5 * t).cos(), 0.3 + 0.5 * (0.6 * t).sin().abs(), 0.1 * k),
+            _ => (-1.0 + 1.5 * (0.3 * t).sin(), 0.2 + 0.3 * (0.8 * t).sin().abs(), 0.15 * k),
+        };
+        let pose = (Vector2::<R>::from_f64(x, y), sinew::Rot2::from_angle(R::from_f64(a)));
+        w.set_collider_pose(m, pose.0, pose.1).unwrap();
+    }
+}
+
+/// A world restored from its own snapshot before every step — which rebuilds everything
+/// derived (broad phase, cached lists, span lists) every frame — steps bit for bit like
+/// one that never restores, while colliders move, turn, start and stop among ropes, a
+/// ragdoll and loose particles (fixed point and f32): what the contact anchors keep, copy
+/// and re-gather depends on the state alone. (From a review's stress test of the moving
+/// colliders' anchor rules.)
+#[test]
+fn restoring_every_frame_steps_like_never_restoring_while_colliders_move_and_turn() {
+    fn run<R: Real>(seed: u64, pattern: u64, frames: usize) {
+        let (mut a, movers) = moving_colliders_world::<R>(seed);
+        let (mut b, _) = moving_colliders_world::<R>(seed ^ 0xdead);
+        b.restore(&a.snapshot());
+        let dt = R::from_f64(1.0 / 60.0);
+        for f in 0..frames {
+            drive_movers(&mut a, &movers, f, pattern);
+            drive_movers(&mut b, &movers, f, pattern);
+            let s = b.snapshot();
+            b.restore(&s);
+            a.step(dt).unwrap();
+            b.step(dt).unwrap();
+            assert_eq!(a.state_hash(), b.state_hash(), "{} seed {seed} pattern {pattern:#x}: frame {f}", R::NAME);
+        }
+    }
+    for (seed, pattern) in [(1, 0x0000), (2, 0x1111), (3, 0x2222), (4, 0x0123), (5, 0x3210)] {
+        run::<Fx>(seed, pattern, 240);
+    }
+    run::<f32>(6, 0x1203, 240);
+}
