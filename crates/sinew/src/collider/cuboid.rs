@@ -16,6 +16,20 @@ pub struct Cuboid<V> {
 }
 
 impl<V: Copy> Cuboid<V> {
+    /// The face planes `(outward unit normal, offset)`, `+x, −x, +y, −y(, +z, −z)`: inside
+    /// is `normal·x ≤ offset` for every one.
+    pub fn face_planes<R: Real>(&self) -> impl Iterator<Item = (V, R)> + use<V, R>
+    where
+        V: Vector<R>,
+    {
+        let h = self.half_extents;
+        (0..V::DIM).flat_map(move |i| {
+            let mut n = V::ZERO;
+            n.set(i, R::ONE);
+            [(n, h.get(i)), (-n, h.get(i))]
+        })
+    }
+
     /// First entry of `from → to` into the capsules of radius `inflate` around the box's
     /// edges (4 in 2D, 12 in 3D): along each axis, one edge per sign combination of the
     /// other axes.
@@ -87,12 +101,7 @@ impl<S: Space> ShapeQuery<S> for Cuboid<VecOf<S>> {
         let zero = RealOf::<S>::ZERO;
         let inflate = inflate.max(zero);
         let h = self.half_extents;
-        let planes = (0..VecOf::<S>::DIM).flat_map(move |i| {
-            let mut n = VecOf::<S>::ZERO;
-            n.set(i, RealOf::<S>::ONE);
-            [(n, h.get(i)), (-n, h.get(i))]
-        });
-        let square = raycast_planes(from, to, planes, inflate);
+        let square = raycast_planes(from, to, self.face_planes(), inflate);
         if inflate == zero {
             return square;
         }

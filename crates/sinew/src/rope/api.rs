@@ -612,12 +612,7 @@ impl<S: Space> World<S> {
         let (xa0, xb0) = (ps.prev[a], ps.prev[b]);
         let (slot, bb) = self.broad_phase.bounded[bi as usize];
         let Some(col) = self.colliders.values[slot as usize].as_ref() else { return };
-        // The box the span swept this substep.
-        let rv = VecOf::<S>::splat(r.radius);
-        let seg_box = crate::Aabb {
-            min: xa.min_elem(xb).min_elem(xa0.min_elem(xb0)) - rv,
-            max: xa.max_elem(xb).max_elem(xa0.max_elem(xb0)) + rv,
-        };
+        let seg_box = self.span_swept_box(a, b, r.radius);
         // The swept box grown to the reach at which the span test gives a contact.
         let pad = VecOf::<S>::splat(contact_reach(&col.shape, col.half_thickness, r.radius) - r.radius);
         if !bb.overlaps::<RealOf<S>>(&crate::Aabb { min: seg_box.min - pad, max: seg_box.max + pad }) {
@@ -648,6 +643,18 @@ impl<S: Space> World<S> {
             out.push(contact(RealOf::<S>::ONE));
         } else {
             out.push(contact(hit.t));
+        }
+    }
+
+    /// The box span `a–b` (of rope radius `radius`) swept this substep: its ends at the
+    /// substep's start and end, grown by the radius.
+    fn span_swept_box(&self, a: usize, b: usize, radius: RealOf<S>) -> crate::Aabb<VecOf<S>> {
+        let ps = &self.particles;
+        let (xa, xb, xa0, xb0) = (ps.pos[a], ps.pos[b], ps.prev[a], ps.prev[b]);
+        let rv = VecOf::<S>::splat(radius);
+        crate::Aabb {
+            min: xa.min_elem(xb).min_elem(xa0.min_elem(xb0)) - rv,
+            max: xa.max_elem(xb).max_elem(xa0.max_elem(xb0)) + rv,
         }
     }
 
@@ -685,13 +692,7 @@ impl<S: Space> World<S> {
         let (mut found, mut cands) = (Vec::new(), Vec::new());
         for (a, b, rope_slot) in spans {
             let Some(radius) = self.ropes.values[rope_slot as usize].as_ref().map(|r| r.radius) else { continue };
-            let ps = &self.particles;
-            let (xa, xb, xa0, xb0) = (ps.pos[a as usize], ps.pos[b as usize], ps.prev[a as usize], ps.prev[b as usize]);
-            let grow = VecOf::<S>::splat(radius);
-            let q = crate::Aabb {
-                min: xa.min_elem(xb).min_elem(xa0.min_elem(xb0)) - grow,
-                max: xa.max_elem(xb).max_elem(xa0.max_elem(xb0)) + grow,
-            };
+            let q = self.span_swept_box(a as usize, b as usize, radius);
             self.broad_phase.query::<RealOf<S>>(&q, &mut found);
             cands.clear();
             cands.extend_from_slice(&found);
