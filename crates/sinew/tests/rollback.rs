@@ -297,7 +297,7 @@ fn moving_ball_pose(f: usize) -> Vector2<Fx> {
 /// (only the particles whose regions its path comes near gather afresh), the ball still
 /// pushes the rope where it reaches it, and rolling back while it moves re-simulates bit
 /// for bit, into the same world and into a fresh one. (Every particle used to drop its
-/// anchor while any collider moved anywhere: a 14 m rope cost 30 % more per frame with a
+/// anchor while any collider moved anywhere: a 14 m rope cost 27–31 % more per frame with a
 /// ball moving 40 m away.)
 #[test]
 fn rollback_matches_while_a_collider_moves_far_from_and_into_a_resting_rope() {
