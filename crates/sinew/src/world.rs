@@ -94,8 +94,14 @@
 //! nearest half-space and the box around all bounded colliders when its query box misses
 //! that box — a falling particle then keeps the anchor for as many steps as it takes to
 //! come within that distance — and otherwise to the bounded colliders within 5 cm of its
-//! query box (for a particle moving less than that per step). A rope span keeps last
-//! step's items only when both its ends kept anchors with pairs.
+//! query box (for a particle moving less than that per step). When such a particle is
+//! still well inside its region but has drifted farther than `ε` from the anchor (the
+//! planes' bound, which applies to its spans), the anchor moves to it and its region
+//! shrinks by the distance moved — every collider was at least `region` from the old
+//! anchor, so at least `region − |x₀ − a|` from the new one — instead of gathering
+//! afresh: a slowly swinging stretch of rope used to take a fresh anchor every two or
+//! three steps. A rope span keeps last step's items only when both its ends kept anchors
+//! with pairs.
 //!
 //! Anchors are state, not caches: which steps gather afresh depends on them, so
 //! snapshots store them and the state hash covers them, and a restored world steps
@@ -1359,25 +1365,49 @@ impl<S: Space> World<S> {
             // sliding particle would feel a normal that lags by its whole travel since
             // then instead of one step's.
             let slow = l1(ps.vel[k]) * dt * RealOf::<S>::from_i32(4) <= eps;
-            let keep = anchors_hold
+            let lonely = info.flags & AnchorInfo::<RealOf<S>>::LONELY != 0;
+            let (region, d2) = (info.region, (x0 - ps.anchor[k]).length_squared());
+            let held = anchors_hold
                 && info.flags & AnchorInfo::<RealOf<S>>::ANCHORED != 0
-                && (slow || info.flags & AnchorInfo::<RealOf<S>>::LONELY != 0)
+                && (slow || lonely)
                 && info.extra == extra
-                && (info.flags & AnchorInfo::<RealOf<S>>::PLANES != 0) == plane_ok
-                && {
-                    let (region, d2) = (info.region, (x0 - ps.anchor[k]).length_squared());
-                    (region >= motion && d2 <= (region - motion).sq())
-                        && (!plane_ok || (eps >= predicted && d2 <= (eps - predicted).sq()))
-                }
+                && (region >= motion && d2 <= (region - motion).sq())
                 && (moving_boxes.is_empty() || {
                     // No moving collider's path near the region (its query box).
                     let reach = VecOf::<S>::splat(info.region + r + extra);
                     !near_moving(&Aabb { min: ps.anchor[k] - reach, max: ps.anchor[k] + reach })
                 });
+            let planes_hold = (info.flags & AnchorInfo::<RealOf<S>>::PLANES != 0) == plane_ok
+                && (!plane_ok || (eps >= predicted && d2 <= (eps - predicted).sq()));
+            let keep = held && planes_hold;
+            if held && !planes_hold && lonely {
+                // A lonely anchor whose region still holds the step but whose planes do not
+                // (the particle drifted farther than ε from it, or its speed crossed the
+                // planes' threshold): moved here, with its region less the distance moved
+                // — every collider was at least `region` from the old anchor, so at least
+                // `region − |x₀ − a|` from here (distance is 1-Lipschitz) — instead of
+                // gathering afresh. (A swinging rope's slow stretches otherwise took a
+                // fresh anchor every step or two: they drift past ε = 5 mm long before they
+                // leave their region.)
+                let moved = region - d2.sqrt() - RealOf::<S>::ROUNDING_SLOP;
+                if moved >= motion {
+                    let planes = if plane_ok { AnchorInfo::<RealOf<S>>::PLANES } else { 0 };
+                    ps.anchor[k] = x0;
+                    ps.anchor_info[k] = AnchorInfo {
+                        region: moved,
+                        extra,
+                        flags: AnchorInfo::<RealOf<S>>::ANCHORED | AnchorInfo::<RealOf<S>>::LONELY | planes,
+                    };
+                    sc.kept[k] = epoch;
+                    sc.plane2[k] = if plane_ok { eps.min(moved).sq() } else { zero };
+                    sc.lonely2[k] = moved.sq();
+                    continue;
+                }
+            }
             if keep {
                 sc.kept[k] = epoch;
             }
-            if keep && info.flags & AnchorInfo::<RealOf<S>>::LONELY != 0 {
+            if keep && lonely {
                 // Nothing within the region: nothing to gather.
                 sc.plane2[k] = if plane_ok { eps.min(info.region).sq() } else { zero };
                 sc.lonely2[k] = info.region.sq();
@@ -1491,7 +1521,14 @@ impl<S: Space> World<S> {
             let mut region = margin;
             if pairs_end == pairs_at {
                 sc.lonely2[k] = margin.sq();
-                if !keep {
+                if !keep && nearest < zero {
+                    // No region at all (never kept: a rope particle whose spans reach a
+                    // collider it is itself clear of): nothing beyond to look for, and the
+                    // planes of this step's margin, as for a particle with pairs. (Its
+                    // planes' reuse used to be `min(ε, region)²` here, the square of a
+                    // negative region — a reuse distance beyond ε for its spans.)
+                    region = nearest;
+                } else if !keep {
                     // Nothing within the margin: the anchor's region reaches as far as the
                     // colliders allow — the nearest half-space, and the bounded colliders
                     // less the extra reach (the particle's rope spans lie within it, and
