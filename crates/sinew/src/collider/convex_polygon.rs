@@ -37,6 +37,10 @@ pub struct ConvexPolygon<R> {
     normals: Vec<Vector2<R>>,
     /// Plane offset of edge `i`: inside is `normals[i]·x ≤ offsets[i]`.
     offsets: Vec<R>,
+    /// Edge `i` as a unit direction along it (the normal turned a quarter, so that the
+    /// nearest-point projection needs no division — several times a multiplication in
+    /// fixed point) and its length along that direction, computed once.
+    edges: Vec<(Vector2<R>, R)>,
     /// Local bounding box `(min, max)`.
     aabb: (Vector2<R>, Vector2<R>),
 }
@@ -78,9 +82,10 @@ impl<R: Real> ConvexPolygon<R> {
     /// Index and value of the largest plane distance `nᵢ·p − dᵢ` (first index on ties).
     /// A NaN query propagates (it is never taken for "deep inside").
     fn max_plane_distance(&self, p: Vector2<R>) -> (usize, R) {
-        let mut best = (0, self.normals[0].dot(p) - self.offsets[0]);
-        for (i, (n, d)) in self.planes().enumerate().skip(1) {
-            let s = n.dot(p) - d;
+        let (normals, offsets) = (&self.normals[..], &self.offsets[..self.normals.len()]);
+        let mut best = (0, normals[0].dot(p) - offsets[0]);
+        for i in 1..normals.len() {
+            let s = normals[i].dot(p) - offsets[i];
             if s > best.1 {
                 best = (i, s);
             }
@@ -111,26 +116,17 @@ impl<R: Real> ShapeQuery<Space2<R>> for ConvexPolygon<R> {
         // Outside: nearest point over all edges, starting from the edge `p` is farthest in
         // front of. An edge whose line is `|s|` away cannot hold a nearer point, which
         // prunes nearly every edge.
-        let n = self.vertices.len();
-        // Nearest point of edge i: its direction is the unit normal turned a quarter
-        // (sign fixed by the edge vector), so the projection needs no division (several
-        // times a multiplication in fixed point).
+        let n = self.normals.len();
+        let (vertices, normals, offsets, edges) =
+            (&self.vertices[..n], &self.normals[..n], &self.offsets[..n], &self.edges[..n]);
         let seg = |i: usize| {
-            let a = self.vertices[i];
-            let e = self.vertices[(i + 1) % n] - a;
-            let nn = self.normals[i];
-            let mut d = Vector2::new(-nn.y, nn.x);
-            let mut len = e.dot(d);
-            if len < R::ZERO {
-                d = -d;
-                len = -len;
-            }
+            let (a, (d, len)) = (vertices[i], edges[i]);
             a + d * (p - a).dot(d).clamp(R::ZERO, len)
         };
         let mut best_q = seg(face);
         let mut best_d2 = (p - best_q).length_squared();
-        for (i, (normal, offset)) in self.planes().enumerate() {
-            let s = normal.dot(p) - offset;
+        for i in 0..n {
+            let s = normals[i].dot(p) - offsets[i];
             if i == face || s * s >= best_d2 {
                 continue;
             }
@@ -288,7 +284,16 @@ impl<R: Real> ConvexShape<Space2<R>> for ConvexPolygon<R> {
             offsets.push(normal.dot(vertices[i]));
             normals.push(normal);
         }
-        Ok(Self { vertices, normals, offsets, aabb: (lo, hi) })
+        let edges = (0..n)
+            .map(|i| {
+                let e = vertices[(i + 1) % n] - vertices[i];
+                let nn = normals[i];
+                let d = Vector2::new(-nn.y, nn.x);
+                let len = e.dot(d);
+                if len < R::ZERO { (-d, -len) } else { (d, len) }
+            })
+            .collect();
+        Ok(Self { vertices, normals, offsets, edges, aabb: (lo, hi) })
     }
 
     #[inline]
