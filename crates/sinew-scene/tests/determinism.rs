@@ -22,10 +22,10 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 
 /// Committed results of 1000 frames. Recompute with
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
-const GOLDEN_2D: u64 = 0xca85_9c7a_7c93_5c44;
-const GOLDEN_3D: u64 = 0xbc52_4435_ddef_b070;
-const GOLDEN_ROPE_2D: u64 = 0x538f_1370_07fe_54f1;
-const GOLDEN_RAGDOLL_2D: u64 = 0xfc06_3e31_c531_c699;
+const GOLDEN_2D: u64 = 0xcff2_d180_36b8_c823;
+const GOLDEN_3D: u64 = 0x9422_fe01_2e16_da25;
+const GOLDEN_ROPE_2D: u64 = 0xbb2f_3e1b_b810_6663;
+const GOLDEN_RAGDOLL_2D: u64 = 0x2d9b_51ed_aac0_116f;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {

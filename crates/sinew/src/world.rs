@@ -97,8 +97,9 @@
 //! query box (for a particle moving less than that per step). When such a particle is
 //! still well inside its region but has drifted farther than `ε` from the anchor (the
 //! planes' bound, which applies to its spans), the anchor moves to it and its region
-//! shrinks by the distance moved — every collider was at least `region` from the old
-//! anchor, so at least `region − |x₀ − a|` from the new one — instead of gathering
+//! shrinks by the distance moved (and by a rounding margin relative to the sizes, or the
+//! roundings of a far drift would add up) — every collider was at least `region` from the
+//! old anchor, so at least `region − |x₀ − a|` from the new one — instead of gathering
 //! afresh: a slowly swinging stretch of rope used to take a fresh anchor every two or
 //! three steps. A rope span keeps last step's items only when both its ends kept anchors
 //! with pairs.
@@ -326,7 +327,8 @@ pub struct StepReport {
     /// in it (including those kept from the step's planes that were not violated).
     pub contacts: u32,
     /// Colliding particles that took a new contact anchor this step (their collider pairs
-    /// gathered afresh); the others kept theirs (see "Contact anchors" in the module docs).
+    /// gathered afresh); the others kept theirs (see "Contact anchors" in the module docs),
+    /// a lonely one possibly moved to the particle without a query (not counted).
     pub regathered: u32,
 }
 
@@ -1389,7 +1391,13 @@ impl<S: Space> World<S> {
                 // gathering afresh. (A swinging rope's slow stretches otherwise took a
                 // fresh anchor every step or two: they drift past ε = 5 mm long before they
                 // leave their region.)
-                let moved = region - d2.sqrt() - RealOf::<S>::ROUNDING_SLOP;
+                // Less the rounding of the subtraction and the root, relative to the sizes
+                // (2⁻²⁰ of them: `f32` rounds by 2⁻²⁴), or a drifting particle far from the
+                // origin, moving its anchor every step, would add up a rounding per step
+                // the same way — 3 m over 1 km of drift towards a half-space in `f32`.
+                let d = d2.sqrt();
+                let relative = (region + d) * RealOf::<S>::from_f64(2f64.powi(-20));
+                let moved = region - d - relative - RealOf::<S>::ROUNDING_SLOP;
                 if moved >= motion {
                     let planes = if plane_ok { AnchorInfo::<RealOf<S>>::PLANES } else { 0 };
                     ps.anchor[k] = x0;

@@ -704,3 +704,27 @@ fn a_particle_drifting_past_a_surface_moves_its_anchor_instead_of_gathering_afre
         assert!(y <= 0.01 + 1e-4, "case {i}: it hovers at y = {y} instead of lying on the floor");
     }
 }
+
+/// A particle drifting for minutes towards a half-space from 200 m away, in `f32`, moves
+/// its lonely anchor nearly every step; each move's region must stay below the true
+/// clearance despite rounding. When the region was the old one less the distance moved
+/// less a fixed 1 µm, the subtraction at a 200 m region rounded up as often as down and
+/// the error added up: the region outgrew the clearance and the particle sank 14 mm into
+/// the half-space (0.57 m from 400 m; found by a review's brute-force check).
+#[test]
+fn a_particle_drifting_from_far_away_in_f32_does_not_sink_into_a_half_space() {
+    use sinew::{Space2, Vector2};
+    let n = Vector2::<f32>::new(0.28, 0.96);
+    let def = WorldDef::<Space2<f32>> { gravity: Vector2::ZERO, ..WorldDef::default() };
+    let mut w = World::<Space2<f32>>::new(def).unwrap();
+    let floor = w.add_collider(&ColliderDef::new(Shape::half_space(n, 0.0).unwrap())).unwrap();
+    let (dist, speed, r) = (200.0f32, 0.2f32, 0.01f32);
+    let p = w.add_particle(&ParticleDef::at(n * dist).radius(r).velocity(n * -speed)).unwrap();
+    let mut deepest = f32::MIN;
+    for _ in 0..(dist / speed * 60.0 * 1.05) as usize {
+        w.step(1.0 / 60.0).unwrap();
+        let x = w.particles().position(p).unwrap();
+        deepest = deepest.max(r - w.collider(floor).unwrap().closest_world(x).distance);
+    }
+    assert!(deepest < 1e-5, "the particle sank {:.2} mm into the half-space", deepest * 1e3);
+}
