@@ -1560,7 +1560,8 @@ impl<S: Space> World<S> {
                             self.broad_phase.query::<RealOf<S>>(&g, &mut sc.query_buf);
                         }
                         let listed = if cached { &sc.fat_next[fat_list] } else { &sc.query_buf[..] };
-                        let mut m = margin + pad;
+                        // (Less a hair for the rounding of the boxes, as the distance queries'.)
+                        let mut m = margin + pad - RealOf::<S>::GEOMETRIC_EPSILON;
                         for &b in listed {
                             let ((_, col), bb) = bounded[b as usize];
                             if !bb.overlaps(&g) || bb.overlaps(&q) {
@@ -1582,7 +1583,10 @@ impl<S: Space> World<S> {
                     } else {
                         bounded_box.map_or(RealOf::<S>::MAX, |b| {
                             let out = (b.min - x).max_elem(x - b.max);
-                            (0..S::DIM).fold(zero, |m, i| m.max(out.get(i))) - r - extra
+                            (0..S::DIM).fold(zero, |m, i| m.max(out.get(i)))
+                                - r
+                                - extra
+                                - RealOf::<S>::GEOMETRIC_EPSILON
                         })
                     };
                     region = nearest.min(beyond);
