@@ -1345,6 +1345,7 @@ impl<S: Space> World<S> {
             bounded.iter().filter(|((_, c), _)| c.is_some_and(|c| c.1)).map(|&(_, b)| b).collect();
         let near_moving = |b: &Aabb<VecOf<S>>| moving_boxes.iter().any(|m| m.overlaps::<RealOf<S>>(b));
         let min_margin = RealOf::<S>::from_ratio(1, 100);
+        let rounding = RealOf::<S>::from_f64(2f64.powi(-20)); // (relative, see below)
         for &k in &sc.dynamic_colliding {
             let k = k as usize;
             // Speeds bounded by the sum of the components' magnitudes (≥ the length, no
@@ -1385,19 +1386,14 @@ impl<S: Space> World<S> {
             if held && !planes_hold && lonely {
                 // A lonely anchor whose region still holds the step but whose planes do not
                 // (the particle drifted farther than ε from it, or its speed crossed the
-                // planes' threshold): moved here, with its region less the distance moved
-                // — every collider was at least `region` from the old anchor, so at least
-                // `region − |x₀ − a|` from here (distance is 1-Lipschitz) — instead of
-                // gathering afresh. (A swinging rope's slow stretches otherwise took a
-                // fresh anchor every step or two: they drift past ε = 5 mm long before they
-                // leave their region.)
-                // Less the rounding of the subtraction and the root, relative to the sizes
-                // (2⁻²⁰ of them: `f32` rounds by 2⁻²⁴), or a drifting particle far from the
-                // origin, moving its anchor every step, would add up a rounding per step
-                // the same way — 3 m over 1 km of drift towards a half-space in `f32`.
+                // planes' threshold) moves here, its region less the distance moved (see
+                // "Contact anchors"), instead of gathering afresh. Less, too, the rounding
+                // of the subtraction and the root relative to the sizes (`f32` rounds by
+                // 2⁻²⁴ of them): a particle drifting far from the origin moves its anchor
+                // every step, and a fixed margin let the roundings add up (3 m over 1 km
+                // of drift towards a half-space in `f32`).
                 let d = d2.sqrt();
-                let relative = (region + d) * RealOf::<S>::from_f64(2f64.powi(-20));
-                let moved = region - d - relative - RealOf::<S>::ROUNDING_SLOP;
+                let moved = region - d - (region + d) * rounding - RealOf::<S>::ROUNDING_SLOP;
                 if moved >= motion {
                     let planes = if plane_ok { AnchorInfo::<RealOf<S>>::PLANES } else { 0 };
                     ps.anchor[k] = x0;
