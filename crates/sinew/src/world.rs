@@ -1362,7 +1362,7 @@ impl<S: Space> World<S> {
             let plane_ok = predicted < eps.min(motion + min_margin);
             // Keep the anchor (see "Contact anchors" in the module docs) while the step's
             // reach from here stays inside its region and, with planes, within ε of it.
-            let info = ps.anchor_info[k];
+            let mut info = ps.anchor_info[k];
             // An anchor with pairs is kept only for a particle that hardly moves (a quarter
             // of ε per step): its planes' normals are the anchor's, so on a curve a slowly
             // sliding particle would feel a normal that lags by its whole travel since
@@ -1382,7 +1382,7 @@ impl<S: Space> World<S> {
                 });
             let planes_hold = (info.flags & AnchorInfo::<RealOf<S>>::PLANES != 0) == plane_ok
                 && (!plane_ok || (eps >= predicted && d2 <= (eps - predicted).sq()));
-            let keep = held && planes_hold;
+            let mut keep = held && planes_hold;
             if held && !planes_hold && lonely {
                 // A lonely anchor whose region still holds the step but whose planes do not
                 // (the particle drifted farther than ε from it, or its speed crossed the
@@ -1391,21 +1391,15 @@ impl<S: Space> World<S> {
                 // of the subtraction and the root relative to the sizes (`f32` rounds by
                 // 2⁻²⁴ of them): a particle drifting far from the origin moves its anchor
                 // every step, and a fixed margin let the roundings add up (3 m over 1 km
-                // of drift towards a half-space in `f32`).
+                // of drift towards a half-space in `f32`). Then kept like any lonely anchor.
                 let d = d2.sqrt();
                 let moved = region - d - (region + d) * rounding - RealOf::<S>::ROUNDING_SLOP;
                 if moved >= motion {
                     let planes = if plane_ok { AnchorInfo::<RealOf<S>>::PLANES } else { 0 };
-                    ps.anchor[k] = x0;
-                    ps.anchor_info[k] = AnchorInfo {
-                        region: moved,
-                        extra,
-                        flags: AnchorInfo::<RealOf<S>>::ANCHORED | AnchorInfo::<RealOf<S>>::LONELY | planes,
-                    };
-                    sc.kept[k] = epoch;
-                    sc.plane2[k] = if plane_ok { eps.min(moved).sq() } else { zero };
-                    sc.lonely2[k] = moved.sq();
-                    continue;
+                    let flags = AnchorInfo::<RealOf<S>>::ANCHORED | AnchorInfo::<RealOf<S>>::LONELY | planes;
+                    info = AnchorInfo { region: moved, extra, flags };
+                    (ps.anchor[k], ps.anchor_info[k]) = (x0, info);
+                    keep = true;
                 }
             }
             if keep {
