@@ -952,13 +952,13 @@ impl<S: Space> World<S> {
         if self.distance_order_dirty {
             self.order_distances();
         }
-        self.distances_rigid = true;
-        for c in self.distances.values_mut() {
-            c.prepare(&self.particles, &ctx);
-            self.distances_rigid &= c.is_rigid();
-        }
-        if self.distances_rigid {
-            self.link_rows.fill(&self.distances);
+        // All links rigid (a crowd of ragdolls): the rows take their denominators straight
+        // from the particles; else every link is prepared and projected on its own.
+        self.distances_rigid = self.link_rows.fill(&self.distances, &self.particles);
+        if !self.distances_rigid {
+            for c in self.distances.values_mut() {
+                c.prepare(&self.particles, &ctx);
+            }
         }
         self.gather_candidates(dt);
         self.gather_edge_candidates();
@@ -984,9 +984,9 @@ impl<S: Space> World<S> {
                 self.solve_edge_contacts();
             }
             let impacts = self.def.impact_passes > 0 && !self.groups.of.is_empty();
-            if self.distances_rigid && (impacts || s + 1 == n) {
-                // The links' multipliers: the last substep's for the force readouts and the
-                // state hash, and the starting values of the impact passes' projections.
+            if self.distances_rigid && s + 1 == n {
+                // The links' multipliers: the last substep's, for the force readouts (the
+                // impact passes take those of the groups they re-project).
                 self.link_rows.store_lambdas(&mut self.distances);
             }
             if impacts {
@@ -1808,6 +1808,21 @@ impl<S: Space> World<S> {
         }
         if gs.hit.is_empty() {
             return;
+        }
+        if self.distances_rigid {
+            // The struck groups' links as the rows left them: their multipliers (the
+            // projections below continue from them) and their denominators (the rows
+            // compute those without preparing the links).
+            for &g in &self.groups.hit {
+                let g = g as usize;
+                let slots = &self.groups.dist[self.groups.dist_at[g] as usize..self.groups.dist_at[g + 1] as usize];
+                self.link_rows.store_lambdas_of(slots, &mut self.distances);
+                for &slot in slots {
+                    if let Some(c) = self.distances.values[slot as usize].as_mut() {
+                        c.prepare(&self.particles, ctx);
+                    }
+                }
+            }
         }
         for _ in 0..self.def.impact_passes {
             let ps = &mut self.particles;

@@ -23,9 +23,13 @@
 //! [`Distance::solve`](super::Distance::solve) for a rigid link, in the same order, so
 //! results do not change.
 //!
-//! The rows keep their own copy of each link's rest length, denominator and multiplier;
-//! [`LinkRows::fill`] refreshes the first two every step and [`LinkRows::store_lambdas`]
-//! writes the multipliers back to the links.
+//! The rows keep their own copy of each link's rest length, denominator and multiplier.
+//! [`LinkRows::fill`] refreshes the first two every step, the denominators straight from
+//! the particles' inverse masses (for a rigid link [`Distance::prepare`]'s
+//! `(1 + γ)(w_a + w_b) + α̃` is exactly `w_a + w_b`), so the links themselves are not
+//! prepared; [`LinkRows::store_lambdas`] writes the multipliers back to the links, all of
+//! them or only those of the groups an impact pass re-projects
+//! ([`LinkRows::store_lambdas_of`]).
 
 use super::Distance;
 use crate::arena::Arena;
@@ -101,12 +105,16 @@ impl<R: Real> LinkRow<R> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LinkRows<R> {
     rows: Vec<LinkRow<R>>,
+    /// Per distance slot: its row times [`LANES`] plus its lane (`u32::MAX`: in no row).
+    lane_of: Vec<u32>,
 }
 
 impl<R: Real> LinkRows<R> {
     /// Rebuilds the rows from the projection order (distance slots; empty slots skipped).
     pub(crate) fn build(&mut self, order: &[u32], distances: &Arena<Distance<R>>) {
         self.rows.clear();
+        self.lane_of.clear();
+        self.lane_of.resize(distances.values.len(), u32::MAX);
         let mut row = LinkRow::empty();
         for &slot in order {
             let Some(Some(c)) = distances.values.get(slot as usize) else { continue };
@@ -114,6 +122,7 @@ impl<R: Real> LinkRows<R> {
                 self.rows.push(core::mem::replace(&mut row, LinkRow::empty()));
             }
             let l = row.len;
+            self.lane_of[slot as usize] = (self.rows.len() * LANES + l) as u32;
             (row.slot[l], row.a[l], row.b[l]) = (slot, c.a, c.b);
             row.len += 1;
         }
@@ -122,18 +131,31 @@ impl<R: Real> LinkRows<R> {
         }
     }
 
-    /// Copies each link's rest length and step denominator (after
-    /// [`Distance::prepare`]). The rows must have been built from the current links.
-    pub(crate) fn fill(&mut self, distances: &Arena<Distance<R>>) {
+    /// Copies each link's rest length and computes its step denominator `1 / (w_a + w_b)`
+    /// (0 for a link with both ends pinned), which is bit for bit what
+    /// [`Distance::prepare`] gives a rigid link. Returns `false`, leaving the rows
+    /// part-filled, as soon as a link is not rigid: the world then projects the links one
+    /// by one. The rows must have been built from the current links.
+    pub(crate) fn fill<S: Space<Real = R>>(&mut self, distances: &Arena<Distance<R>>, p: &ParticleSet<S>) -> bool {
+        let w = |k: u32| p.inv_mass.get(k as usize).copied().unwrap_or(R::ZERO);
         for row in &mut self.rows {
+            // Padding lanes and removed links keep a sum of 0: a denominator of 0.
+            let mut wsum = [R::ZERO; LANES];
             for l in 0..row.len {
                 if let Some(Some(c)) = distances.values.get(row.slot[l] as usize) {
-                    (row.rest[l], row.inv_denom[l]) = (c.rest, c.inv_denom);
-                } else {
-                    row.inv_denom[l] = R::ZERO;
+                    if !c.is_rigid() {
+                        return false;
+                    }
+                    row.rest[l] = c.rest;
+                    wsum[l] = w(row.a[l]) + w(row.b[l]);
                 }
             }
+            // (One loop over all lanes: SIMD divisions in floating point.)
+            for l in 0..LANES {
+                row.inv_denom[l] = if wsum[l] == R::ZERO { R::ZERO } else { R::ONE / wsum[l] };
+            }
         }
+        true
     }
 
     /// Writes the rows' multipliers back to the links.
@@ -144,6 +166,19 @@ impl<R: Real> LinkRows<R> {
                     c.lambda = row.lambda[l];
                 }
             }
+        }
+    }
+
+    /// Writes the multipliers of the links in `slots` back to them.
+    pub(crate) fn store_lambdas_of(&self, slots: &[u32], distances: &mut Arena<Distance<R>>) {
+        for &slot in slots {
+            let Some(&at) = self.lane_of.get(slot as usize) else { continue };
+            let (Some(row), Some(Some(c))) =
+                (self.rows.get(at as usize / LANES), distances.values.get_mut(slot as usize))
+            else {
+                continue;
+            };
+            c.lambda = row.lambda[at as usize % LANES];
         }
     }
 
@@ -243,7 +278,13 @@ mod tests {
             let (mut row_p, mut row_links) = (p0.clone(), links0.clone());
             let mut rows = LinkRows::default();
             rows.build(&order, &row_links);
-            rows.fill(&row_links);
+            // The denominators come from the particles, not from the prepared links; a
+            // compliant link makes the fill give up.
+            row_links.values.iter_mut().flatten().for_each(|c| c.inv_denom = 0.0);
+            let mut soft = row_links.clone();
+            soft.values[order[5] as usize].as_mut().unwrap().compliance = 1e-6;
+            assert!(!rows.fill(&soft, &row_p));
+            assert!(rows.fill(&row_links, &row_p));
             // No row holds two links that share a particle, and rows keep the order.
             let flat: Vec<u32> = rows.rows.iter().flat_map(|r| r.slot[..r.len].to_vec()).collect();
             assert_eq!(flat, order);
@@ -264,6 +305,15 @@ mod tests {
                     c.solve(&mut seq_p, &ctx);
                 }
                 rows.solve(&mut row_p, it == 0);
+            }
+            // Some links' multipliers back, then all of them.
+            let some: Vec<u32> = order.iter().copied().step_by(3).collect();
+            let before = row_links.clone();
+            rows.store_lambdas_of(&some, &mut row_links);
+            for (slot, (c, c0)) in row_links.values.iter().zip(&before.values).enumerate() {
+                let (c, c0, seq) = (c.unwrap(), c0.unwrap(), seq_links.values[slot].unwrap());
+                let stored = if some.contains(&(slot as u32)) { seq.lambda } else { c0.lambda };
+                assert_eq!(c.lambda.to_bits(), stored.to_bits());
             }
             rows.store_lambdas(&mut row_links);
             for (a, b) in seq_p.pos.iter().zip(&row_p.pos) {
