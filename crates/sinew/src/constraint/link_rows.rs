@@ -141,18 +141,19 @@ impl<R: Real> LinkRows<R> {
         for row in &mut self.rows {
             // Padding lanes and removed links keep a sum of 0: a denominator of 0.
             let mut wsum = [R::ZERO; LANES];
-            for l in 0..row.len {
-                if let Some(Some(c)) = distances.values.get(row.slot[l] as usize) {
+            let lanes = row.slot.iter().zip(&row.a).zip(&row.b).zip(&mut row.rest).zip(&mut wsum).take(row.len);
+            for ((((&slot, &a), &b), rest), ws) in lanes {
+                if let Some(Some(c)) = distances.values.get(slot as usize) {
                     if !c.is_rigid() {
                         return false;
                     }
-                    row.rest[l] = c.rest;
-                    wsum[l] = w(row.a[l]) + w(row.b[l]);
+                    *rest = c.rest;
+                    *ws = w(a) + w(b);
                 }
             }
             // (One loop over all lanes: SIMD divisions in floating point.)
-            for l in 0..LANES {
-                row.inv_denom[l] = if wsum[l] == R::ZERO { R::ZERO } else { R::ONE / wsum[l] };
+            for (inv, &w) in row.inv_denom.iter_mut().zip(&wsum) {
+                *inv = if w == R::ZERO { R::ZERO } else { R::ONE / w };
             }
         }
         true
