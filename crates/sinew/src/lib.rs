@@ -49,7 +49,7 @@ pub use collider::{
 };
 pub use constraint::{
     AngleLimit, AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, DistanceDef, DistanceHandle,
-    JointLimit, JointLimitHandle, SwingTwistLimit, SwingTwistLimitDef, TetherDef, TetherHandle,
+    JointLimit, JointLimitHandle, LimitRow, SwingTwistLimit, SwingTwistLimitDef, TetherDef, TetherHandle,
 };
 pub use driver::{DriverDef, DriverHandle};
 pub use error::SinewError;

@@ -20,7 +20,8 @@
 //!                        other colliders within half its radius
 //!       project contacts with static friction (two on one particle: onto both at once)
 //!     impact passes (WorldDef::impact_passes, off by default): the constraint groups a
-//!                    contact struck project their distances, limits and contacts again
+//!                    contact struck (in 2D also the ragdolls left strained) project
+//!                    their limits and contacts again, then (2D) each is solved at once
 //!     v = (x − x_prev) / h
 //!     velocity pass: dynamic friction and restitution on this substep's contacts; an
 //!                    approaching normal velocity goes to the restitution target, an
@@ -124,31 +125,60 @@
 //! bones were projected, and the bones only learn of it next substep: for that substep
 //! they are compressed by about the distance the body moves in it (`v·h`: 2 cm at
 //! 10 m/s and 8 substeps), 7 % worst strain on a humanoid thrown into a wall. More
-//! iterations fix it everywhere at their full price. The impact passes spend them only
+//! iterations fix it everywhere at their full price, and converge slowly: the error travels
+//! one bone per pass and the contacts and limits undo part of each (a humanoid dropped
+//! 5 m still strains 3.6 % at 8 substeps × 4 iterations). The impact passes act only
 //! where an impact happened: a contact that pushed a particle which came at the surface
 //! faster than `max(8|g|h, 0.1 m/s)` — eight times the approach gravity gives a resting
 //! particle in a substep — marks the particle's *group* (the distances and joint limits
-//! connected to it through shared particles: one ragdoll), and each marked group projects
-//! its distances and limits again, then its particles' contacts, `impact_passes` times. A
-//! resting contact's approach is that `|g|h` whatever weight it carries; its push `dn`
-//! grows with the load, and a first version that compared the push with `8|g|h²` fired
-//! every substep on a chain of 20 links resting across two boxes (as it would on anything
-//! riding a lift). Measured (`examples/ragdoll_impact.rs`, its sweep tables) over 15
-//! throws into a wall (6–14 m/s, 3 s each) and 6 drops (3–7 m) of a humanoid at 8
-//! substeps: mean worst bone strain 11.0 % / 11.8 % without,
-//! 7.2 % / 9.7 % with one pass (largest 20.3 % → 9.6 % against the wall), mean joint-limit
-//! overshoot 2.2° → 1.7°; two or three passes measured no better (8.2 % and 7.8 %
-//! against the wall). At 4 substeps one pass gives 19.9 % → 14.5 % and 29.6 % → 24.7 %.
-//! The 3D `humanoid3d` gains less (15 throws into a wall, 6–14 m/s): 24.4 % → 20.9 % mean
-//! at 8 substeps, its largest up from 30.9 % to 35.1 %; 13.2 % → 9.8 % at 16.
-//! Off by default: in a crowd (1000 ragdolls raining onto platforms at 4 substeps) one
-//! pass costs 4–8 %, as most ragdolls are landing somewhere in each frame.
-//! Only distances and joint limits are re-projected: tethers, bending, attachments (a
+//! connected to it through shared particles: one ragdoll). A resting contact's approach
+//! is that `|g|h` whatever weight it carries; its push `dn` grows with the load, and a
+//! first version that compared the push with `8|g|h²` fired every substep on a chain of 20
+//! links resting across two boxes (as it would on anything riding a lift).
+//!
+//! Each pass projects a marked group's one-sided links and joint limits, then its
+//! particles' contacts, and then — where the group's joint limits give rows for it
+//! ([`JointLimit::DIRECT_ROWS`]: the 2D angle limit) — *solves* the group at once: its
+//! links, the limits now beyond their range and the contacts its particles touch, one
+//! Newton step of the linearised system (`constraint::group_solve`, a dense `LDLᵀ` with an
+//! active set for contacts and limits, which only push), again from the new positions
+//! while something is left beyond 0.25 % strain, 0.25° or 10 µm of depth (at most six
+//! times). A particle the solve pushes into a collider it was clear of gets a contact then
+//! and there. In 2D a ragdoll (a group with joint limits) is also marked when the
+//! substep's projections left a rigid bone strained beyond 0.25 % or a joint 0.25° beyond
+//! its limit: the strain of a body tumbling after an impact, or of a limb caught between
+//! the ground and the body falling onto it, comes in substeps where no contact struck
+//! anything. Measured (`examples/ragdoll_impact.rs`, its sweep tables) over 15 throws into
+//! a wall (6–14 m/s, 3 s each) and 6 drops (3–7 m) of `humanoid16` at 8 substeps: mean
+//! worst bone strain 11.0 % / 11.8 % without, 0.24 % / 0.24 % with one pass (largest
+//! 0.25 %), mean joint-limit overshoot 0.2° (2.2° without); at 4 substeps 0.36 % /
+//! 0.24 % (largest 1.95 %; the single 5 m drop is then still moving at 0.5 m/s after
+//! 5 s). The
+//! re-projection alone (the passes before the direct solve) gave 7.2 % / 9.7 %.
+//!
+//! What the solve leaves out, and why it is off by default:
+//! - Friction: the solve moves contact particles along their surfaces. A chain of 20 bare
+//!   links resting across two boxes, 1.9 % long after the projections, slid off its
+//!   supports when the strain marked it and the solve shortened it (measured at up to
+//!   6 m/s; rows that held the sticking contacts in place made ragdolls tremble instead).
+//!   So groups without joint limits are solved only in a substep a contact strikes them.
+//! - 3D: with swing–twist limits' rows the solve left a resting `humanoid3d` trembling at
+//!   about 1 m/s (with or without the limit rows, contacts or twist rows, at 8 and 16
+//!   substeps), and without the strain marking a struck-only solve could blow up. 3D
+//!   groups keep the re-projection: 24.4 % → 20.9 % mean worst strain over 15 wall throws
+//!   at 8 substeps, 13.2 % → 9.8 % at 16.
+//! - Cost: about 5 µs per solved ragdoll per substep. In a crowd (1000 ragdolls raining
+//!   onto platforms at 4 substeps) most ragdolls stay strained, and one pass takes a frame
+//!   from ~2 ms to ~22 ms. A few fighting-game ragdolls that must keep their bones through
+//!   hits want 1.
+//!
+//! Only distances, joint limits and contacts take part: tethers, bending, attachments (a
 //! grabbed ragdoll's pin), rope chains, span contacts and `step_with`'s custom
 //! constraints (muscles) wait for the next substep, as before.
 
 use crate::arena::Arena;
 use crate::collider::{BroadPhase, Collider, ColliderDef, ColliderHandle, Proximity, Shape, ShapeQuery};
+use crate::constraint::group_solve::GroupSolver;
 use crate::constraint::{
     Attachment, AttachmentDef, AttachmentHandle, Bending, BendingDef, BendingHandle, Distance, DistanceDef,
     DistanceHandle, JointLimit, JointLimitHandle, LinkRows, SubstepContext, Tether, TetherDef, TetherHandle,
@@ -192,13 +222,17 @@ pub struct WorldDef<S: Space> {
     /// 0 tests every substep. Default 5 mm.
     pub plane_reuse: RealOf<S>,
     /// Extra passes per substep for the groups of constraints (a ragdoll, a chain of
-    /// distances) that a contact struck in it: when a contact pushed one of a group's
+    /// distances) that a contact struck in it — a contact pushed one of a group's
     /// particles that came at the surface faster than `max(8|g|h, 0.1 m/s)` (a resting
-    /// particle's approach is gravity's `|g|h`, whatever weight its contact carries), the
-    /// group's distances and joint limits are projected again, then its contacts, this
-    /// many times (see "Impacts" in the module docs). Default 0 (off): a crowd of ragdolls
-    /// landing pays 4–8 % for one pass; a few fighting-game ragdolls that must keep their
-    /// bones through hits want 1 (more passes measured no better at 8 substeps).
+    /// particle's approach is gravity's `|g|h`, whatever weight its contact carries) — and,
+    /// in 2D, for ragdolls the substep left with a bone strained beyond 0.25 % or a joint
+    /// beyond its limit by 0.25°: the group's joint limits and contacts are projected
+    /// again, then (2D) the group's links, violated limits and contacts are solved at
+    /// once, this many times (see "Impacts" in the module docs). One pass holds a
+    /// `humanoid16`'s bones within 0.25 % through 10 m/s impacts at 8 substeps. Default 0
+    /// (off): it costs about 5 µs per solved ragdoll per substep, right for a few
+    /// fighting-game ragdolls, not for a crowd (a 1000-ragdoll rain: ~22 ms a frame
+    /// against ~2 ms).
     pub impact_passes: u32,
 }
 
@@ -268,6 +302,21 @@ impl<S: Space> WorldDef<S> {
 /// enough to keep the CPU's divide and square-root units busy, few enough that the
 /// block's particles stay in cache.
 const INTERLEAVE: usize = 8;
+
+/// With the direct solve, a group left with a rigid link strained by more than this
+/// (0.25 %) after a substep's projections gets the impact passes (see "Contact planes").
+const IMPACT_STRAIN: (i32, i32) = (1, 400);
+/// ... or with a joint beyond its limit by more than this (rad; 0.25°).
+const IMPACT_OVERSHOOT: (i32, i32) = (1, 229);
+/// Newton steps of an impact pass's direct solve of a group, at most (see
+/// `World::solve_struck_groups`).
+const GROUP_SOLVE_ROUNDS: usize = 6;
+/// Depth (m; 10 µm) below which a contact a direct solve left violated is not solved
+/// again.
+const GROUP_SOLVE_SLOP: (i32, i32) = (1, 100_000);
+/// Contacts with a particle within this distance (m; 10 µm) of their plane are rows of a
+/// direct solve (one-sided: dropped if they would pull).
+const GROUP_SOLVE_NEAR: (i32, i32) = (1, 100_000);
 
 /// Steps of motion a particle's cached broad-phase box stretches ahead along its velocity
 /// (see `Scratch::fat`): a longer box re-queries less often, at the price of a longer
@@ -417,6 +466,8 @@ pub struct World<S: Space> {
     /// The groups of distances and joint limits connected through shared particles, for
     /// the impact passes; rebuilt with `distance_order`.
     groups: ConstraintGroups,
+    /// The impact passes' direct solve (see [`crate::constraint::group_solve`]).
+    group_solver: GroupSolver<S>,
     pub(crate) tethers: Arena<Tether<RealOf<S>>>,
     pub(crate) bendings: Arena<Bending<RealOf<S>>>,
     pub(crate) attachments: Arena<Attachment<S>>,
@@ -522,6 +573,7 @@ impl<S: Space> World<S> {
             distances_rigid: false,
             link_rows: LinkRows::default(),
             limit_order: Vec::new(),
+            group_solver: GroupSolver::default(),
             groups: ConstraintGroups::default(),
             tethers: Arena::default(),
             bendings: Arena::default(),
@@ -1780,7 +1832,8 @@ impl<S: Space> World<S> {
         solve_contacts_of(&mut self.particles, &mut self.contacts, h, |_| true);
     }
     /// The impact passes (see "Impacts" in the module docs): the groups of constraints a
-    /// contact struck this substep are projected again, then their contacts.
+    /// contact struck this substep (in 2D also the ragdolls left strained) are projected
+    /// again, then their contacts, then (2D) each is solved at once.
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn impact_passes(&mut self, ctx: &SubstepContext<RealOf<S>>, h: RealOf<S>) {
         // An impact: the contact pushed a particle that came at the surface faster than
@@ -1788,6 +1841,7 @@ impl<S: Space> World<S> {
         // approach is gravity's `|g|h`, whatever weight its contact carries), and at
         // least 0.1 m/s (zero gravity).
         let struck = (self.def.rest_speed(h) * RealOf::<S>::from_i32(4)).max(RealOf::<S>::from_ratio(1, 10));
+        let direct = <S::JointLimit as JointLimit<S>>::DIRECT_ROWS;
         let gs = &mut self.groups;
         gs.stamp = gs.stamp.wrapping_add(1);
         if gs.stamp == 0 {
@@ -1804,6 +1858,39 @@ impl<S: Space> World<S> {
             {
                 gs.mark[g as usize] = gs.stamp;
                 gs.hit.push(g);
+            }
+        }
+        if direct {
+            // With the direct solve, so is a ragdoll (a group with joint limits) that this
+            // substep's projections left with a rigid link strained or a joint beyond its
+            // limit: a body tumbling after an impact, or a limb between the ground and the
+            // body falling onto it (its contact struck nothing: the particle on the ground
+            // was at rest). Not a chain of bare links: friction is not part of the solve,
+            // and a chain resting across two boxes, its links 1.9 % long after the
+            // projections, slid off them when the solve shortened it (measured; see
+            // `group_solve`).
+            let strain = RealOf::<S>::from_ratio(IMPACT_STRAIN.0, IMPACT_STRAIN.1);
+            let overshoot = RealOf::<S>::from_ratio(IMPACT_OVERSHOOT.0, IMPACT_OVERSHOOT.1);
+            let ps = &self.particles;
+            for g in 0..gs.mark.len() {
+                if gs.mark[g] == gs.stamp || gs.lim_at[g] == gs.lim_at[g + 1] {
+                    continue;
+                }
+                let strained = gs.dist[gs.dist_at[g] as usize..gs.dist_at[g + 1] as usize].iter().any(|&slot| {
+                    self.distances.values[slot as usize].as_ref().is_some_and(|c| {
+                        let (a, b) = c.indices();
+                        c.is_rigid() && ((ps.pos[a] - ps.pos[b]).length() - c.rest).abs() > strain * c.rest
+                    })
+                });
+                let bent = || {
+                    gs.lim[gs.lim_at[g] as usize..gs.lim_at[g + 1] as usize].iter().any(|&slot| {
+                        self.limits.values[slot as usize].as_ref().is_some_and(|l| l.violation(ps) > overshoot)
+                    })
+                };
+                if strained || bent() {
+                    gs.mark[g] = gs.stamp;
+                    gs.hit.push(g as u32);
+                }
             }
         }
         if gs.hit.is_empty() {
@@ -1824,13 +1911,36 @@ impl<S: Space> World<S> {
                 }
             }
         }
+        if direct {
+            // The struck groups' contacts, by group (`of_hit`: a group's place in `hit`).
+            let gs = &mut self.groups;
+            gs.of_hit.resize(gs.mark.len(), u32::MAX);
+            for (i, &g) in gs.hit.iter().enumerate() {
+                gs.of_hit[g as usize] = i as u32;
+            }
+            gs.hit_contacts.iter_mut().for_each(Vec::clear);
+            gs.hit_contacts.resize_with(gs.hit.len().max(gs.hit_contacts.len()), Vec::new);
+            for (i, c) in self.contacts.iter().enumerate() {
+                if let Some(&g) = gs.of.get(c.particle as usize)
+                    && g != u32::MAX
+                    && gs.mark[g as usize] == gs.stamp
+                {
+                    gs.hit_contacts[gs.of_hit[g as usize] as usize].push(i as u32);
+                }
+            }
+        }
         for _ in 0..self.def.impact_passes {
+            // The groups' links (only the one-sided ones with the direct solve) and joint
+            // limits, then their contacts (with friction), projected; then, with the
+            // direct solve, each group solved at once.
             let ps = &mut self.particles;
             for &g in &self.groups.hit {
                 let g = g as usize;
                 let (d0, d1) = (self.groups.dist_at[g] as usize, self.groups.dist_at[g + 1] as usize);
                 for &slot in &self.groups.dist[d0..d1] {
-                    if let Some(c) = self.distances.values[slot as usize].as_mut() {
+                    if let Some(c) = self.distances.values[slot as usize].as_mut()
+                        && (c.unilateral || !direct)
+                    {
                         c.solve(ps, ctx);
                     }
                 }
@@ -1844,6 +1954,126 @@ impl<S: Space> World<S> {
             let gs = &self.groups;
             let struck = |k: usize| gs.of.get(k).is_some_and(|&g| g != u32::MAX && gs.mark[g as usize] == gs.stamp);
             solve_contacts_of(&mut self.particles, &mut self.contacts, h, struck);
+            if direct {
+                self.solve_struck_groups(ctx, h);
+            }
+        }
+    }
+
+    /// Each struck group's bilateral links, the joint limits now beyond their range and
+    /// its particles' contacts now violated, solved together (see
+    /// [`crate::constraint::group_solve`]); again from the new positions while a solve
+    /// left a rigid link strained beyond [`IMPACT_STRAIN`], a limit beyond
+    /// [`IMPACT_OVERSHOOT`] or a contact deeper than [`GROUP_SOLVE_SLOP`] (the solve
+    /// linearises at the positions it starts from, and can bend a joint it did not hold
+    /// or push a particle into a collider), at most [`GROUP_SOLVE_ROUNDS`] times.
+    fn solve_struck_groups(&mut self, ctx: &SubstepContext<RealOf<S>>, h: RealOf<S>) {
+        let strain = RealOf::<S>::from_ratio(IMPACT_STRAIN.0, IMPACT_STRAIN.1);
+        let overshoot = RealOf::<S>::from_ratio(IMPACT_OVERSHOOT.0, IMPACT_OVERSHOOT.1);
+        let slop = RealOf::<S>::from_ratio(GROUP_SOLVE_SLOP.0, GROUP_SOLVE_SLOP.1);
+        let near = RealOf::<S>::from_ratio(GROUP_SOLVE_NEAR.0, GROUP_SOLVE_NEAR.1);
+        let (mut direct, mut dist, mut lims) = (Vec::new(), Vec::new(), Vec::new());
+        let hit = core::mem::take(&mut self.groups.hit);
+        for (hi, &g) in hit.iter().enumerate() {
+            let (g, gs) = (g as usize, &self.groups);
+            dist.clear();
+            dist.extend_from_slice(&gs.dist[gs.dist_at[g] as usize..gs.dist_at[g + 1] as usize]);
+            lims.clear();
+            lims.extend_from_slice(&gs.lim[gs.lim_at[g] as usize..gs.lim_at[g + 1] as usize]);
+            for round in 0..GROUP_SOLVE_ROUNDS {
+                let sv = &mut self.group_solver;
+                sv.clear();
+                direct.clear();
+                for &slot in &dist {
+                    if let Some(c) = self.distances.values[slot as usize].as_ref()
+                        && !c.unilateral
+                        && sv.link(&self.particles, c.a, c.b, c.rest, c.compliance * ctx.inv_h2)
+                    {
+                        direct.push(slot);
+                    }
+                }
+                let mut unsettled = sv.max_rigid_strain() > strain;
+                for &slot in &lims {
+                    if let Some(l) = self.limits.values[slot as usize].as_ref() {
+                        let before = sv.limit_rows.len();
+                        l.violated_rows(&self.particles, &mut sv.limit_rows);
+                        unsettled |= sv.limit_rows[before..].iter().any(|r| r.c.abs() > overshoot);
+                    }
+                }
+                sv.add_limit_rows(ctx.inv_h2);
+                for &i in &self.groups.hit_contacts[hi] {
+                    let c = &self.contacts[i as usize];
+                    // A contact the particle touches or nearly touches: one that is not
+                    // in the system can be pushed in by the solve (the active set drops
+                    // it again if it would pull).
+                    let depth = c.d - c.normal.dot(self.particles.pos[c.particle as usize]);
+                    if depth > -near {
+                        sv.contact(&self.particles, c.particle, c.normal, c.d);
+                        unsettled |= depth > slop;
+                    }
+                }
+                // After the first round, only for what the last one left.
+                if round > 0 && !unsettled {
+                    break;
+                }
+                let distances = &mut self.distances;
+                sv.solve(&mut self.particles, |l, dl| {
+                    if let Some(c) = distances.values[direct[l] as usize].as_mut() {
+                        c.lambda += dl;
+                    }
+                });
+                self.contacts_made_by_solve(hi, &dist, h);
+            }
+        }
+        self.groups.hit = hit;
+    }
+
+    /// A direct solve moves a group's particles by up to its bones' strain, after this
+    /// substep's contacts were found: a particle it pushed into a collider its pairs list
+    /// (one that was clear at detection) gets a contact now, which the next round of the
+    /// solve holds (and the passes and velocity pass after it see).
+    fn contacts_made_by_solve(&mut self, hi: usize, dist: &[u32], h: RealOf<S>) {
+        let sc = &self.scratch;
+        let ps = &self.particles;
+        let test = ContactTest {
+            particles: ps,
+            def: &self.def,
+            f0: RealOf::<S>::ONE,
+            f1: RealOf::<S>::ONE,
+            inv_h: RealOf::<S>::ONE / h,
+            rest_move: self.def.rest_speed(h) * h,
+        };
+        let mut seen = [u32::MAX; 2];
+        for &slot in dist {
+            let Some(c) = self.distances.values[slot as usize].as_ref() else { continue };
+            for k in [c.a, c.b] {
+                // (Each link's ends: a particle shared by consecutive links is looked at once.)
+                if seen.contains(&k) {
+                    continue;
+                }
+                seen = [seen[1], k];
+                let Ok(at) = sc.probes.binary_search_by_key(&k, |p| p.particle) else { continue };
+                let lo = if at == 0 { 0 } else { sc.probes[at - 1].pairs_end as usize };
+                let (x, r) = (ps.pos[k as usize], ps.radius[k as usize]);
+                for pair in &sc.pairs[lo..sc.probes[at].pairs_end as usize] {
+                    let Some(col) = self.colliders.values[pair.slot as usize].as_ref() else { continue };
+                    let listed = self.groups.hit_contacts[hi].iter().any(|&i| {
+                        self.contacts[i as usize].particle == k && self.contacts[i as usize].collider == pair.slot
+                    });
+                    if listed || col.is_moving() {
+                        continue;
+                    }
+                    let lx = col.rotation.inverse_rotate(x - col.position);
+                    let prox = closest(&col.shape, lx);
+                    if prox.distance >= r || prox.normal == VecOf::<S>::ZERO {
+                        continue;
+                    }
+                    let n = col.rotation.rotate(prox.normal);
+                    let q = col.position + col.rotation.rotate(lx - prox.normal * (prox.distance - r));
+                    self.groups.hit_contacts[hi].push(self.contacts.len() as u32);
+                    self.contacts.push(test.contact(k as usize, pair.slot, col, n, n.dot(q), VecOf::<S>::ZERO));
+                }
+            }
         }
     }
 
@@ -2266,6 +2496,10 @@ struct ConstraintGroups {
     stamp: u32,
     /// The groups struck this substep.
     hit: Vec<u32>,
+    /// Per group: its place in `hit` (valid for the groups marked this substep).
+    of_hit: Vec<u32>,
+    /// Per struck group (as in `hit`): its particles' contacts.
+    hit_contacts: Vec<Vec<u32>>,
 }
 
 impl ConstraintGroups {

@@ -14,7 +14,7 @@
 //! which sum to zero, so the limit conserves linear momentum. It is one-sided: the
 //! accumulated multiplier is clamped so it can only push back toward the range.
 
-use super::{JointLimit, SubstepContext, xpbd_delta_lambda};
+use super::{JointLimit, LimitRow, SubstepContext, xpbd_delta_lambda};
 use crate::math::{Real, Vector, Vector2};
 use crate::particle::{ParticleHandle, ParticleSet};
 use crate::space::Space2;
@@ -110,6 +110,7 @@ impl<R: Real> AngleLimit<R> {
 
 impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
     type Def = AngleLimitDef<R>;
+    const DIRECT_ROWS: bool = true;
 
     fn from_def(d: &Self::Def, p: &ParticleSet<Space2<R>>) -> Result<Self, crate::SinewError> {
         for h in [d.a, d.b, d.c] {
@@ -184,6 +185,34 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
 
     fn multipliers(&self) -> Vec<R> {
         vec![self.lambda]
+    }
+
+    fn violated_rows(&self, p: &ParticleSet<Space2<R>>, out: &mut Vec<LimitRow<Space2<R>>>) {
+        let [a, b, c] = self.idx.map(|i| i as usize);
+        let (u, v) = (p.pos[b] - p.pos[a], p.pos[c] - p.pos[b]);
+        let (lu2, lv2) = (u.length_squared(), v.length_squared());
+        let eps2 = R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON;
+        if lu2 <= eps2 || lv2 <= eps2 {
+            return;
+        }
+        let theta = u.cross(v).atan2(u.dot(v));
+        let cval = if theta < self.min {
+            theta - self.min
+        } else if theta > self.max {
+            theta - self.max
+        } else {
+            return;
+        };
+        // The gradients of `project_outside`.
+        let (ga, gc) = (u.perp() / lu2, v.perp() / lv2);
+        let zero = Vector2::new(R::ZERO, R::ZERO);
+        out.push(LimitRow {
+            particles: [self.idx[0], self.idx[1], self.idx[2], 0, 0],
+            gradients: [ga, -(ga + gc), gc, zero, zero],
+            len: 3,
+            c: cval,
+            compliance: self.compliance,
+        });
     }
 
     fn hash_into(&self, h: &mut crate::snapshot::StateHasher) {

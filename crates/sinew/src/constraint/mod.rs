@@ -25,6 +25,7 @@ mod angle_limit;
 mod attachment;
 mod bending;
 mod distance;
+pub(crate) mod group_solve;
 mod link_rows;
 mod swing_twist_limit;
 mod tether;
@@ -87,6 +88,31 @@ pub trait JointLimit<S: Space>: Clone + core::fmt::Debug + Send + Sync + 'static
     fn multipliers(&self) -> Vec<S::Real>;
     /// Mixes the limit's definition and multipliers into a state hash.
     fn hash_into(&self, h: &mut crate::snapshot::StateHasher);
+    /// Whether the world's impact passes solve groups with limits of this kind directly
+    /// (their links, violated limits and contacts at once, see `group_solve`) rather
+    /// than by extra Gauss–Seidel projections; the limit must then give its rows through
+    /// [`violated_rows`](Self::violated_rows).
+    const DIRECT_ROWS: bool = false;
+    /// The parts of the limit outside their range now, as rows of a direct solve; none
+    /// by default.
+    fn violated_rows(&self, _particles: &ParticleSet<S>, _out: &mut Vec<LimitRow<S>>) {}
+}
+
+/// One part of a joint limit outside its range, as a row of a direct solve: the
+/// particles it moves, the gradient of its constraint `C` at each, `C` itself (negative
+/// below the range, positive above it) and its compliance.
+#[derive(Clone, Copy, Debug)]
+pub struct LimitRow<S: Space> {
+    /// Particle slots (the first `len`).
+    pub particles: [u32; 5],
+    /// `∇C` at each particle.
+    pub gradients: [S::Vector; 5],
+    /// Particles in the row (at most 5).
+    pub len: usize,
+    /// `C`: how far outside the range (rad).
+    pub c: S::Real,
+    /// Compliance (rad/(N·m)).
+    pub compliance: S::Real,
 }
 
 /// The XPBD update for one scalar constraint; returns `Δλ`.
