@@ -142,18 +142,23 @@
 //! links, the limits now beyond their range and the contacts its particles touch, one
 //! Newton step of the linearised system (`constraint::group_solve`, a dense `LDLᵀ` with an
 //! active set for contacts and limits, which only push), again from the new positions
-//! while something is left beyond 0.25 % strain, 0.25° or 10 µm of depth (at most six
+//! while something is left beyond 0.5 % strain, 0.25° or 10 µm of depth (at most six
 //! times). A particle the solve pushes into a collider it was clear of gets a contact then
 //! and there. In 2D a ragdoll (a group with joint limits) is also marked when the
-//! substep's projections left a rigid bone strained beyond 0.25 % or a joint 0.25° beyond
+//! substep's projections left a rigid bone strained beyond 0.5 % or a joint 0.25° beyond
 //! its limit: the strain of a body tumbling after an impact, or of a limb caught between
 //! the ground and the body falling onto it, comes in substeps where no contact struck
 //! anything. Measured (`examples/ragdoll_impact.rs`, its sweep tables) over 15 throws into
 //! a wall (6–14 m/s, 3 s each) and 6 drops (3–7 m) of `humanoid16` at 8 substeps: mean
-//! worst bone strain 11.0 % / 11.8 % without, 0.24 % / 0.24 % with one pass (largest
-//! 0.25 %), mean joint-limit overshoot 0.2° (2.2° without); at 4 substeps 0.36 % /
-//! 0.24 % (largest 1.95 %; the single 5 m drop is then still moving at 0.5 m/s after
-//! 5 s). The
+//! worst bone strain 11.0 % / 11.8 % without, 0.45 % / 0.47 % with one pass (largest
+//! 0.50 %), mean joint-limit overshoot 0.1° (2.2° without); at 4 substeps 0.49 % / 0.49 %
+//! (the single throw and drop then still move at 0.4 m/s after 5 s). Over those 21
+//! scenes run for 5 s in `f64`, `f32` and fixed point (`examples/ragdoll_settle.rs`), one
+//! pass at 8 substeps left 1 of 63
+//! runs moving after 5 s (the plain projections 15 of 63, 96 substeps 4 of 63). The
+//! strain tolerance is 0.5 %: with 0.25 % a ragdoll lying on the ground, whose
+//! projections leave about 0.2 %, crossed it now and then, and each solve that snapped it
+//! back kicked it (3 runs of 63 still moving, up to 1.0 m/s). The
 //! re-projection alone (the passes before the direct solve) gave 7.2 % / 9.7 %.
 //!
 //! What the solve leaves out, and why it is off by default:
@@ -169,7 +174,7 @@
 //!   at 8 substeps, 13.2 % → 9.8 % at 16.
 //! - Cost: about 5 µs per solved ragdoll per substep. In a crowd (1000 ragdolls raining
 //!   onto platforms at 4 substeps) most ragdolls stay strained, and one pass takes a frame
-//!   from ~2 ms to ~22 ms. A few fighting-game ragdolls that must keep their bones through
+//!   from ~2 ms to ~14 ms. A few fighting-game ragdolls that must keep their bones through
 //!   hits want 1.
 //!
 //! Only distances, joint limits and contacts take part: tethers, bending, attachments (a
@@ -178,7 +183,7 @@
 
 use crate::arena::Arena;
 use crate::collider::{BroadPhase, Collider, ColliderDef, ColliderHandle, Proximity, Shape, ShapeQuery};
-use crate::constraint::group_solve::GroupSolver;
+use crate::constraint::group_solve::{GroupSolver, RowOf};
 use crate::constraint::{
     Attachment, AttachmentDef, AttachmentHandle, Bending, BendingDef, BendingHandle, Distance, DistanceDef,
     DistanceHandle, JointLimit, JointLimitHandle, LinkRows, SubstepContext, Tether, TetherDef, TetherHandle,
@@ -225,13 +230,13 @@ pub struct WorldDef<S: Space> {
     /// distances) that a contact struck in it — a contact pushed one of a group's
     /// particles that came at the surface faster than `max(8|g|h, 0.1 m/s)` (a resting
     /// particle's approach is gravity's `|g|h`, whatever weight its contact carries) — and,
-    /// in 2D, for ragdolls the substep left with a bone strained beyond 0.25 % or a joint
+    /// in 2D, for ragdolls the substep left with a bone strained beyond 0.5 % or a joint
     /// beyond its limit by 0.25°: the group's joint limits and contacts are projected
     /// again, then (2D) the group's links, violated limits and contacts are solved at
     /// once, this many times (see "Impacts" in the module docs). One pass holds a
-    /// `humanoid16`'s bones within 0.25 % through 10 m/s impacts at 8 substeps. Default 0
+    /// `humanoid16`'s bones within 0.5 % through 10 m/s impacts at 8 substeps. Default 0
     /// (off): it costs about 5 µs per solved ragdoll per substep, right for a few
-    /// fighting-game ragdolls, not for a crowd (a 1000-ragdoll rain: ~22 ms a frame
+    /// fighting-game ragdolls, not for a crowd (a 1000-ragdoll rain: ~14 ms a frame
     /// against ~2 ms).
     pub impact_passes: u32,
 }
@@ -304,8 +309,8 @@ impl<S: Space> WorldDef<S> {
 const INTERLEAVE: usize = 8;
 
 /// With the direct solve, a group left with a rigid link strained by more than this
-/// (0.25 %) after a substep's projections gets the impact passes (see "Contact planes").
-const IMPACT_STRAIN: (i32, i32) = (1, 400);
+/// (0.5 %) after a substep's projections gets the impact passes (see "Impacts").
+const IMPACT_STRAIN: (i32, i32) = (1, 200);
 /// ... or with a joint beyond its limit by more than this (rad; 0.25°).
 const IMPACT_OVERSHOOT: (i32, i32) = (1, 229);
 /// Newton steps of an impact pass's direct solve of a group, at most (see
@@ -1972,7 +1977,7 @@ impl<S: Space> World<S> {
         let overshoot = RealOf::<S>::from_ratio(IMPACT_OVERSHOOT.0, IMPACT_OVERSHOOT.1);
         let slop = RealOf::<S>::from_ratio(GROUP_SOLVE_SLOP.0, GROUP_SOLVE_SLOP.1);
         let near = RealOf::<S>::from_ratio(GROUP_SOLVE_NEAR.0, GROUP_SOLVE_NEAR.1);
-        let (mut direct, mut dist, mut lims) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut direct, mut dist, mut lims, mut lim_rows) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let hit = core::mem::take(&mut self.groups.hit);
         for (hi, &g) in hit.iter().enumerate() {
             let (g, gs) = (g as usize, &self.groups);
@@ -1984,10 +1989,11 @@ impl<S: Space> World<S> {
                 let sv = &mut self.group_solver;
                 sv.clear();
                 direct.clear();
+                lim_rows.clear();
                 for &slot in &dist {
                     if let Some(c) = self.distances.values[slot as usize].as_ref()
                         && !c.unilateral
-                        && sv.link(&self.particles, c.a, c.b, c.rest, c.compliance * ctx.inv_h2)
+                        && sv.link(&self.particles, (c.a, c.b), c.rest, (c.compliance * ctx.inv_h2, c.lambda))
                     {
                         direct.push(slot);
                     }
@@ -1998,6 +2004,7 @@ impl<S: Space> World<S> {
                         let before = sv.limit_rows.len();
                         l.violated_rows(&self.particles, &mut sv.limit_rows);
                         unsettled |= sv.limit_rows[before..].iter().any(|r| r.c.abs() > overshoot);
+                        lim_rows.extend((0..sv.limit_rows.len() - before).map(|part| (slot, part)));
                     }
                 }
                 sv.add_limit_rows(ctx.inv_h2);
@@ -2016,12 +2023,31 @@ impl<S: Space> World<S> {
                 if round > 0 && !unsettled {
                     break;
                 }
-                let distances = &mut self.distances;
-                sv.solve(&mut self.particles, |l, dl| {
-                    if let Some(c) = distances.values[direct[l] as usize].as_mut() {
-                        c.lambda += dl;
+                let (distances, limits) = (&mut self.distances, &mut self.limits);
+                let solved = sv.solve(&mut self.particles, |of, dl| match of {
+                    RowOf::Link(i) => {
+                        if let Some(c) = distances.values[direct[i as usize] as usize].as_mut() {
+                            c.lambda += dl;
+                        }
                     }
+                    RowOf::Limit(i) => {
+                        let (slot, part) = lim_rows[i as usize];
+                        if let Some(l) = limits.values[slot as usize].as_mut() {
+                            l.add_row_lambda(part, dl);
+                        }
+                    }
+                    RowOf::Contact => {}
                 });
+                if !solved {
+                    // Too large a group for the dense solve: its links projected once more
+                    // instead (the pass skipped them).
+                    for &slot in &direct {
+                        if let Some(c) = self.distances.values[slot as usize].as_mut() {
+                            c.solve(&mut self.particles, ctx);
+                        }
+                    }
+                    break;
+                }
                 self.contacts_made_by_solve(hi, &dist, h);
             }
         }
@@ -2031,7 +2057,10 @@ impl<S: Space> World<S> {
     /// A direct solve moves a group's particles by up to its bones' strain, after this
     /// substep's contacts were found: a particle it pushed into a collider its pairs list
     /// (one that was clear at detection) gets a contact now, which the next round of the
-    /// solve holds (and the passes and velocity pass after it see).
+    /// solve and the passes after it hold. Like the solve's pushes, it adds nothing to a
+    /// contact's push `dn`, which the velocity pass's friction and restitution act on:
+    /// with the solve's pushes counted there, resting ragdolls shook (0.4–0.6 m/s after
+    /// 5 s, measured), so the velocity pass sees only what the projections pushed.
     fn contacts_made_by_solve(&mut self, hi: usize, dist: &[u32], h: RealOf<S>) {
         let sc = &self.scratch;
         let ps = &self.particles;

@@ -9,7 +9,7 @@
 //! projected one after the other, contacts after bones, a node stopped by a wall leaves
 //! its bones compressed by about `v·h` (worst bone strain of the 2D humanoid thrown at
 //! 10 m/s, measured: 8 substeps ≈ 7 %, 16 ≈ 4 %, 64 ≈ 1–2 %, 96 ≤ 0.35 %; 8 with the pass
-//! ≤ 0.25 %). The 3D impact scene still runs 96 substeps of one iteration: the direct
+//! ≤ 0.5 %). The 3D impact scene still runs 96 substeps of one iteration: the direct
 //! solve is not used for swing–twist limits (see `JointLimit::DIRECT_ROWS`).
 
 use sinew::StateHasher;
@@ -84,7 +84,7 @@ fn humanoid3d_layout_mass_and_rest_pose() {
 fn impact_2d<R: Real>(origin: (f64, f64), velocity: (f64, f64)) -> (f64, f64, f64) {
     let rig = presets::humanoid16::<R>();
     // The default 8 substeps, with one impact pass (a struck or strained ragdoll solved
-    // directly, see `World`'s "Contact planes").
+    // directly, see `World`'s "Impacts").
     let def = WorldDef { impact_passes: 1, friction: r(0.6), damping: r(0.3), ..WorldDef::default() };
     let mut w = World::<Space2<R>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(v2(0.0, 1.0), R::ZERO).unwrap())).unwrap();
@@ -798,7 +798,7 @@ fn wall_impact_at_8_substeps(passes: u32, y: f64, speed: f64, frames: u32) -> (f
 /// One impact pass (`WorldDef::impact_passes`) solves a struck or strained ragdoll's
 /// bones, joint limits and contacts at once. Over 15 throws into a wall (6–14 m/s, from
 /// 0.3, 0.8 and 1.5 m up; 3 s each) at the default 8 substeps the worst bone strain of
-/// every throw stays within 1 % (measured: 0.25 % at most, against 7–20 % without the
+/// every throw stays within 1 % (measured: 0.50 % at most, against 7–20 % without the
 /// pass) and every joint within 2° of its limit (measured: 0.2°, against up to 9°); and
 /// the 10 m/s throw is at rest in 5 s (the run one second longer than the ragdoll test's
 /// 4.5 s).

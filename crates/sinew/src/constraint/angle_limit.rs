@@ -212,7 +212,12 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
             len: 3,
             c: cval,
             compliance: self.compliance,
+            lambda: self.lambda,
         });
+    }
+
+    fn add_row_lambda(&mut self, _part: usize, dl: R) {
+        self.lambda += dl;
     }
 
     fn hash_into(&self, h: &mut crate::snapshot::StateHasher) {

@@ -96,6 +96,9 @@ pub trait JointLimit<S: Space>: Clone + core::fmt::Debug + Send + Sync + 'static
     /// The parts of the limit outside their range now, as rows of a direct solve; none
     /// by default.
     fn violated_rows(&self, _particles: &ParticleSet<S>, _out: &mut Vec<LimitRow<S>>) {}
+    /// Adds `dl` to the multiplier of the `part`-th row [`violated_rows`](Self::violated_rows)
+    /// gave (after the direct solve).
+    fn add_row_lambda(&mut self, _part: usize, _dl: S::Real) {}
 }
 
 /// One part of a joint limit outside its range, as a row of a direct solve: the
@@ -113,6 +116,8 @@ pub struct LimitRow<S: Space> {
     pub c: S::Real,
     /// Compliance (rad/(N·m)).
     pub compliance: S::Real,
+    /// The multiplier this part has accumulated in the substep.
+    pub lambda: S::Real,
 }
 
 /// The XPBD update for one scalar constraint; returns `Δλ`.
