@@ -465,4 +465,56 @@ mod tests {
         // (One linearised step: the link 13 % long before, 2.2 % after.)
         assert!((len(&p, 2, 3) - 0.45).abs() < 0.025 && p.pos[3].y > -1e-9, "{:?}", p.pos);
     }
+
+    /// A link of rest length 0 (two particles held together) does not switch the step clamp
+    /// off, a compliant link at its XPBD balance (`C = −α̃λ`) is left there, and a group
+    /// larger than the dense solve takes is reported, untouched.
+    #[test]
+    fn zero_rest_links_compliant_balance_and_oversized_groups() {
+        let mut p = particles(&[(0.0, 0.0, 1.0), (0.33, 0.0, 1.0), (0.66, 0.0, 1.0), (0.661, 0.0, 1.0)]);
+        let mut sv = GroupSolver::<S>::default();
+        sv.link(&p, (0, 1), 0.3, (0.0, 0.0));
+        sv.link(&p, (1, 2), 0.3, (0.0, 0.0));
+        sv.link(&p, (2, 3), 0.0, (0.0, 0.0));
+        assert!(sv.solve(&mut p, |_, _| {}));
+        assert!((len(&p, 0, 1) - 0.3).abs() < 1e-3 && (len(&p, 1, 2) - 0.3).abs() < 1e-3, "{:?}", p.pos);
+        // XPBD balance: C = 0.1, α̃ = 1, λ = −0.1 gives Δλ = (−C − α̃λ)/(w + α̃) = 0.
+        let mut p = particles(&[(0.0, 0.0, 1.0), (0.4, 0.0, 1.0)]);
+        sv.clear();
+        sv.link(&p, (0, 1), 0.3, (1.0, -0.1));
+        let mut dls = Vec::new();
+        assert!(sv.solve(&mut p, |_, dl| dls.push(dl)));
+        assert!(dls.len() == 1 && dls[0].abs() < 1e-15, "{dls:?}");
+        assert!((len(&p, 0, 1) - 0.4).abs() < 1e-12);
+        // Too many rows: nothing done, and said so.
+        let many: Vec<(f64, f64, f64)> = (0..=MAX_ROWS + 1).map(|i| (0.1 * i as f64, 0.05, 1.0)).collect();
+        let mut p = particles(&many);
+        let before = p.pos.clone();
+        sv.clear();
+        for i in 0..=MAX_ROWS as u32 {
+            sv.link(&p, (i, i + 1), 0.09, (0.0, 0.0));
+        }
+        assert!(!sv.solve(&mut p, |_, _| panic!("no row is solved")));
+        assert_eq!(p.pos, before);
+    }
+
+    /// In fixed point, rows of heavy particles (10 t: inverse masses far below any length
+    /// epsilon) are solved like light ones.
+    #[test]
+    fn heavy_particles_are_solved_in_fixed_point() {
+        use crate::math::Fx;
+        type SF = Space2<Fx>;
+        let f = Fx::from_f64;
+        let mut p = ParticleSet::<SF>::default();
+        for (x, y) in [(0.0, 0.0), (0.33, 0.0), (1.0, -0.01)] {
+            p.insert(&ParticleDef::at(Vector2::new(f(x), f(y))).mass(f(10_000.0)));
+        }
+        let mut sv = GroupSolver::<SF>::default();
+        sv.link(&p, (0, 1), f(0.3), (Fx::ZERO, Fx::ZERO));
+        sv.contact(&p, 2, Vector2::new(Fx::ZERO, Fx::ONE), Fx::ZERO);
+        assert!(sv.solve(&mut p, |_, _| {}));
+        let l = (p.pos[0] - p.pos[1]).length().to_f64();
+        assert!((l - 0.3).abs() < 1e-3, "link at {l}");
+        assert!(p.pos[2].y.to_f64() > -1e-4, "still {} deep", -p.pos[2].y.to_f64());
+    }
 }
