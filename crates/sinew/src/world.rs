@@ -154,11 +154,10 @@
 //! 0.50 %), mean joint-limit overshoot 0.1° (2.2° without); at 4 substeps 0.49 % / 0.49 %
 //! (the single throw and drop then still move at 0.4 m/s after 5 s). Over those 21
 //! scenes run for 5 s in `f64`, `f32` and fixed point (`examples/ragdoll_settle.rs`), one
-//! pass at 8 substeps left 1 of 63
-//! runs moving after 5 s (the plain projections 15 of 63, 96 substeps 4 of 63). The
-//! strain tolerance is 0.5 %: with 0.25 % a ragdoll lying on the ground, whose
-//! projections leave about 0.2 %, crossed it now and then, and each solve that snapped it
-//! back kicked it (3 runs of 63 still moving, up to 1.0 m/s). The
+//! pass at 8 substeps left 1 of 63 runs moving after 5 s (the plain projections 15 of 63,
+//! 96 substeps 4 of 63). The strain tolerance is 0.5 %: with 0.25 % a ragdoll lying on
+//! the ground, whose projections leave about 0.2 %, crossed it now and then, and each
+//! solve that snapped it back kicked it (3 runs of 63 still moving, up to 1.0 m/s). The
 //! re-projection alone (the passes before the direct solve) gave 7.2 % / 9.7 %.
 //!
 //! What the solve leaves out, and why it is off by default:
