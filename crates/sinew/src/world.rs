@@ -2723,6 +2723,46 @@ mod tests {
         assert_eq!(pairs_of(deep.index())[0].normal, v(0.0, 0.0));
     }
 
+    /// A resting particle keeps its contact anchor and last step's pairs; a moving
+    /// collider among those pairs that has since left the query box is not copied on
+    /// (the `moved_away` guard of `gather_candidates`): the particle gathers afresh, and
+    /// its pairs list only what is near. (Without the guard the far collider stays in the
+    /// particle's pairs, tested every substep, for as long as it keeps moving.)
+    #[test]
+    fn a_moving_collider_that_left_is_dropped_from_a_resting_particles_pairs() {
+        use crate::collider::{ColliderDef, Shape};
+        use crate::math::{Rot2, Rotation, Vector, Vector2};
+        use crate::particle::ParticleDef;
+        use crate::space::Space2;
+        let v = Vector2::<f64>::new;
+        let mut w = super::World::<Space2<f64>>::new(super::WorldDef::default()).unwrap();
+        let ground = w.add_collider(&ColliderDef::new(Shape::cuboid(v(5.0, 0.5)).unwrap())).unwrap();
+        let ball = w.add_collider(&ColliderDef::new(Shape::ball(0.05).unwrap()).position(v(0.3, 0.6))).unwrap();
+        let r = 0.05;
+        let p = w.add_particle(&ParticleDef::at(v(0.0, 0.5 + r)).radius(r)).unwrap();
+        let slots_of = |w: &super::World<Space2<f64>>| {
+            let sc = &w.scratch;
+            let i = sc.probes.iter().position(|q| q.particle as usize == p.index()).unwrap();
+            let lo = if i == 0 { 0 } else { sc.probes[i - 1].pairs_end as usize };
+            sc.pairs[lo..sc.probes[i].pairs_end as usize].iter().map(|q| q.slot).collect::<Vec<_>>()
+        };
+        // The ball sways 1.2–1.6 cm from the particle resting on the ground beside it.
+        for f in 0..60 {
+            let x = 0.1 + 0.005 * f64::from(f % 2);
+            w.set_collider_pose(ball, v(x, 0.6), Rot2::IDENTITY).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+        }
+        assert!(slots_of(&w).contains(&ball.0.index), "the swaying ball is a candidate: {:?}", slots_of(&w));
+        // Then it moves away, 20 m and beyond, still moving every step.
+        for f in 0..5 {
+            w.set_collider_pose(ball, v(20.0 + 0.01 * f64::from(f), 0.6), Rot2::IDENTITY).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+        }
+        assert_eq!(slots_of(&w), vec![ground.0.index], "only the ground is near");
+        let speed = w.particles().velocity(p).unwrap().length();
+        assert!(speed < 1e-3, "the particle rests: {speed} m/s");
+    }
+
     #[test]
     fn interleaving_keeps_each_group_in_slot_order_and_alternates_groups() {
         // Three chains over particles 0–3, 4–6 and 7–8, their links created one chain after
