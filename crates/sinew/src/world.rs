@@ -171,7 +171,8 @@
 //!   substeps), and without the strain marking a struck-only solve could blow up. 3D
 //!   groups keep the re-projection: 24.4 % → 20.9 % mean worst strain over 15 wall throws
 //!   at 8 substeps, 13.2 % → 9.8 % at 16.
-//! - Cost: about 5 µs per solved ragdoll per substep. In a crowd (1000 ragdolls raining
+//! - Cost: at least 3 µs per solved ragdoll per substep (a crowd's extra time over its
+//!   ragdolls and substeps, as if every one were solved each substep). In a crowd (1000 ragdolls raining
 //!   onto platforms at 4 substeps) most ragdolls stay strained, and one pass takes a frame
 //!   from ~2 ms to ~14 ms. A few fighting-game ragdolls that must keep their bones through
 //!   hits want 1.
@@ -234,7 +235,7 @@ pub struct WorldDef<S: Space> {
     /// again, then (2D) the group's links, violated limits and contacts are solved at
     /// once, this many times (see "Impacts" in the module docs). One pass holds a
     /// `humanoid16`'s bones within 0.5 % through 10 m/s impacts at 8 substeps. Default 0
-    /// (off): it costs about 5 µs per solved ragdoll per substep, right for a few
+    /// (off): it costs at least 3 µs per solved ragdoll per substep, right for a few
     /// fighting-game ragdolls, not for a crowd (a 1000-ragdoll rain: ~14 ms a frame
     /// against ~2 ms).
     pub impact_passes: u32,
@@ -315,12 +316,10 @@ const IMPACT_OVERSHOOT: (i32, i32) = (1, 229);
 /// Newton steps of an impact pass's direct solve of a group, at most (see
 /// `World::solve_struck_groups`).
 const GROUP_SOLVE_ROUNDS: usize = 6;
-/// Depth (m; 10 µm) below which a contact a direct solve left violated is not solved
-/// again.
+/// Contacts with a particle deeper than minus this (m; 10 µm: touching, within rounding)
+/// are rows of a direct solve (one-sided: dropped if they would pull), and one left deeper
+/// than this is solved again.
 const GROUP_SOLVE_SLOP: (i32, i32) = (1, 100_000);
-/// Contacts with a particle within this distance (m; 10 µm) of their plane are rows of a
-/// direct solve (one-sided: dropped if they would pull).
-const GROUP_SOLVE_NEAR: (i32, i32) = (1, 100_000);
 
 /// Steps of motion a particle's cached broad-phase box stretches ahead along its velocity
 /// (see `Scratch::fat`): a longer box re-queries less often, at the price of a longer
@@ -1975,7 +1974,6 @@ impl<S: Space> World<S> {
         let strain = RealOf::<S>::from_ratio(IMPACT_STRAIN.0, IMPACT_STRAIN.1);
         let overshoot = RealOf::<S>::from_ratio(IMPACT_OVERSHOOT.0, IMPACT_OVERSHOOT.1);
         let slop = RealOf::<S>::from_ratio(GROUP_SOLVE_SLOP.0, GROUP_SOLVE_SLOP.1);
-        let near = RealOf::<S>::from_ratio(GROUP_SOLVE_NEAR.0, GROUP_SOLVE_NEAR.1);
         let (mut direct, mut dist, mut lims, mut lim_rows) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let hit = core::mem::take(&mut self.groups.hit);
         for (hi, &g) in hit.iter().enumerate() {
@@ -2013,7 +2011,7 @@ impl<S: Space> World<S> {
                     // in the system can be pushed in by the solve (the active set drops
                     // it again if it would pull).
                     let depth = c.d - c.normal.dot(self.particles.pos[c.particle as usize]);
-                    if depth > -near {
+                    if depth > -slop {
                         sv.contact(&self.particles, c.particle, c.normal, c.d);
                         unsettled |= depth > slop;
                     }

@@ -55,13 +55,14 @@ const ACTIVE_SET_ROUNDS: usize = 4;
 /// ones (two contacts of one particle on the same plane): the row gets no correction.
 const PIVOT: (i32, i32) = (1, 10_000);
 
-/// The largest move of a particle in one solve, as a fraction of the group's shortest
-/// link: a step linearised far from where it ends (a joint far beyond its limit) is
-/// scaled down to it rather than flinging the body.
+/// The largest move one row of a solve may give a particle, as a fraction of the group's
+/// shortest link: a step linearised far from where it ends (a joint far beyond its limit)
+/// is scaled down to it rather than flinging the body.
 const MAX_STEP: (i32, i32) = (1, 2);
 
-/// Groups with more rows than this are left to the Gauss–Seidel passes: the dense solve
-/// costs `n³/6` multiplications (a humanoid's ~30 rows: ~4500).
+/// Groups with more rows than this are not solved ([`GroupSolver::solve`] says so, and the
+/// world projects their links instead): the dense solve costs `n³/6` multiplications (a
+/// humanoid's ~30 rows: ~4500).
 pub(crate) const MAX_ROWS: usize = 160;
 
 /// What a row stands for, with its place among the rows of its kind (in the order they
@@ -216,7 +217,7 @@ impl<S: Space> GroupSolver<S> {
         // the shortest link (of those with a length: a link of rest length 0 holds two
         // particles together). Each row's own move is bounded, not their sum at a
         // particle: measured over 21 throws and drops in three number types, bounding the
-        // sums left more ragdolls moving after 5 s (6 of 63 against 1).
+        // sums left more ragdolls moving after 5 s (4 to 11 of 63 against 1).
         let usable = |row: &Row<S>, dl: RealOf<S>| row.active && (row.sign == 0 || (row.sign > 0) == (dl > zero));
         let mut shortest = RealOf::<S>::MAX;
         let mut reach = zero;

@@ -64,7 +64,8 @@
 //! one pass solves each such ragdoll's bones, violated joint limits and contacts at once
 //! ([`crate::constraint`]'s `group_solve`) and holds every bone of `humanoid16` within
 //! 0.5 % and every joint within 0.25° through 15 wall throws at 6–14 m/s and 6 drops at
-//! 8 substeps (11 % mean worst strain without). It costs about 5 µs per solved ragdoll per
+//! 8 substeps (11 % mean worst strain without), and of one dragged round by a hand at
+//! 3 m/s within 0.5 % (30 % without). It costs at least 3 µs per solved ragdoll per
 //! substep: for the few ragdolls a game watches closely, not for a 1000-ragdoll rain
 //! (~14 ms a frame with it, ~2 ms without). 3D ragdolls keep the re-projection passes
 //! (mean worst strain 24 % → 21 % at 8 substeps; `crate::world` module docs, "Impacts").
