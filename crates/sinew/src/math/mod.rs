@@ -7,6 +7,7 @@ mod fixed;
 mod real;
 mod rotation;
 mod vector;
+pub(crate) mod wide;
 
 /// Seals [`Real`] and [`Vector`]: the solver's guarantees (fixed point's bit-exactness, the
 /// algorithms chosen by [`Real::FLOATING`], the flat component views of [`Vector::flat`])

@@ -89,8 +89,8 @@ pub(crate) struct ChainScratch<S: Space> {
 type Comps<'a, R> = [&'a [R]; 3];
 
 /// `l2_j = |x_j − x_{j+1}|²` of every link.
-#[inline]
 #[allow(clippy::needless_range_loop)]
+#[inline(always)] // (also into `solve_chain_avx2`, see `math::wide`)
 fn squared_lengths<R: Real>(three: bool, x: Comps<'_, R>, l2: &mut [R]) {
     let m = l2.len();
     let (a0, b0, a1, b1) = (&x[0][..m], &x[0][1..=m], &x[1][..m], &x[1][1..=m]);
@@ -108,7 +108,7 @@ fn squared_lengths<R: Real>(three: bool, x: Comps<'_, R>, l2: &mut [R]) {
 }
 
 /// `len_j`, `inv_j = 1/len_j` of every link (`inv` = 0 for a zero-length link).
-#[inline]
+#[inline(always)] // (also into `solve_chain_avx2`, see `math::wide`)
 fn link_lengths<R: Real>(three: bool, x: Comps<'_, R>, len: &mut [R], inv: &mut [R]) {
     squared_lengths(three, x, len);
     for (l, i) in len.iter_mut().zip(inv.iter_mut()) {
@@ -120,8 +120,8 @@ fn link_lengths<R: Real>(three: bool, x: Comps<'_, R>, len: &mut [R], inv: &mut 
 /// (both ends pinned) or no direction (coincident particles) becomes the row `Δλ = 0`;
 /// its couplings vanish with it (they carry a factor `w` of a pinned end or a zero
 /// direction).
-#[inline]
 #[allow(clippy::needless_range_loop, clippy::too_many_arguments)]
+#[inline(always)] // (also into `solve_chain_avx2`, see `math::wide`)
 fn rows<R: Real>(
     three: bool,
     x: Comps<'_, R>,
@@ -180,8 +180,8 @@ fn rows<R: Real>(
 }
 
 /// Off-diagonal `u_j = −w_{j+1} (n_j · n_{j+1})`.
-#[inline]
 #[allow(clippy::needless_range_loop)]
+#[inline(always)] // (also into `solve_chain_avx2`, see `math::wide`)
 fn couplings<R: Real>(three: bool, n: Comps<'_, R>, w: &[R], upper: &mut [R]) {
     let k = upper.len();
     let wm = &w[1..=k];
@@ -200,8 +200,8 @@ fn couplings<R: Real>(three: bool, n: Comps<'_, R>, w: &[R], upper: &mut [R]) {
 /// (the multipliers and inverse masses are loaded once for all of them). Returns how many
 /// particles moved farther than `√q` times the shorter of their links' rest lengths
 /// (`|Δx_i|² > q·min(L_{i−1}², L_i²)`), counted without branches.
-#[inline]
 #[allow(clippy::needless_range_loop)]
+#[inline(always)] // (also into `solve_chain_avx2`, see `math::wide`)
 fn apply<R: Real>(three: bool, n: Comps<'_, R>, dl: &[R], w: &[R], rest: &[R], q: R, x: [&mut [R]; 3]) -> u32 {
     let m = dl.len();
     let zero = R::ZERO;
@@ -240,8 +240,8 @@ fn apply<R: Real>(three: bool, n: Comps<'_, R>, dl: &[R], w: &[R], rest: &[R], q
 
 /// Whether every link that can move is within `tol` of its rest length, without square
 /// roots: `|d² − L²| ≤ 2·tol·L²`. `l2` is scratch (one per link).
-#[inline]
 #[allow(clippy::needless_range_loop)]
+#[inline(always)] // (also into `solve_chain_avx2`, see `math::wide`)
 fn within_tolerance<R: Real>(three: bool, x: Comps<'_, R>, w: &[R], rest: &[R], tol: R, l2: &mut [R]) -> bool {
     let m = rest.len();
     let l2 = &mut l2[..m];
@@ -269,7 +269,40 @@ fn within_tolerance<R: Real>(three: bool, x: Comps<'_, R>, w: &[R], rest: &[R], 
 ///    two independent recurrences, so the CPU overlaps their divisions and the serial
 ///    latency per link halves; then the middle row and the back substitution outwards;
 /// 3. per particle: `Δx_i = w_i (n_i Δλ_i − n_{i−1} Δλ_{i−1})`, each particle written once.
+///
+/// On x86-64 CPUs with AVX2 the same code runs compiled for AVX2 (see
+/// [`crate::math::wide`]): twice the SIMD width in the per-link passes, the same results
+/// bit for bit.
 pub(crate) fn solve_chain<S: Space>(
+    chain: ChainRef<'_, S>,
+    ps: &mut ParticleSet<S>,
+    ctx: &SubstepContext<RealOf<S>>,
+    scratch: &mut ChainScratch<S>,
+    tolerance: RealOf<S>,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if crate::math::wide::avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time just above).
+        return unsafe { solve_chain_avx2(chain, ps, ctx, scratch, tolerance) };
+    }
+    solve_chain_body(chain, ps, ctx, scratch, tolerance)
+}
+
+/// [`solve_chain`] compiled for AVX2 (no FMA: the same roundings as the baseline build).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn solve_chain_avx2<S: Space>(
+    chain: ChainRef<'_, S>,
+    ps: &mut ParticleSet<S>,
+    ctx: &SubstepContext<RealOf<S>>,
+    scratch: &mut ChainScratch<S>,
+    tolerance: RealOf<S>,
+) -> bool {
+    solve_chain_body(chain, ps, ctx, scratch, tolerance)
+}
+
+#[inline(always)]
+fn solve_chain_body<S: Space>(
     chain: ChainRef<'_, S>,
     ps: &mut ParticleSet<S>,
     ctx: &SubstepContext<RealOf<S>>,
@@ -460,8 +493,8 @@ fn solve_tridiagonal<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &m
 /// with both bracketed terms computed beforehand in vectorised passes. Rows of either
 /// parity then form their own recurrence, so four chains (two per half) run side by side
 /// and the serial path is one multiply-add per two rows instead of per row.
-#[inline]
 #[allow(clippy::needless_range_loop)]
+#[inline]
 fn back_substitute_by_pairs<R: Real>(rhs: &mut [R], factor: &[R], work: &mut [R], k: usize, mid: R) {
     let m = rhs.len();
     let (g, ff) = work[..2 * m].split_at_mut(m);
@@ -895,5 +928,82 @@ mod tests {
                 assert_eq!(claimed, measured, "{name}, {links} links: claimed converged");
             }
         }
+    }
+
+    /// The AVX2 build of the chain solve (`math::wide`) gives the baseline's results bit
+    /// for bit: random 2D and 3D chains in f32, f64 and fixed point, rigid and compliant,
+    /// with a pinned start and mixed masses, stretched and bent, solved several Newton
+    /// steps on each build from the same state. (On a CPU without AVX2 there is only the
+    /// baseline; the test then checks nothing beyond running it.)
+    #[test]
+    fn the_avx2_chain_solve_matches_the_baseline_bit_for_bit() {
+        use super::{ChainRef, ChainScratch, solve_chain_body};
+        use crate::constraint::SubstepContext;
+        use crate::math::{Fx, Real, Vector};
+        use crate::particle::{ParticleDef, ParticleSet};
+        use crate::space::{RealOf, Space, Space2, Space3, VecOf};
+        fn run<S: Space>(seed: u64) -> usize {
+            let mut s = seed;
+            let mut next = || {
+                s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                (s >> 11) as f64 / (1u64 << 53) as f64
+            };
+            let r = |v: f64| RealOf::<S>::from_f64(v);
+            let mut compared = 0;
+            for round in 0..60 {
+                let m = 1 + (round * 7) % 130;
+                let mut ps = ParticleSet::<S>::default();
+                let (mut angle, mut at) = (0.0f64, [0.0f64; 3]);
+                let (mut idx, mut rest) = (Vec::new(), Vec::new());
+                for i in 0..=m {
+                    let mut d = ParticleDef::<S>::at(VecOf::<S>::from_f64_slice(&at)).mass(r(0.01 + next()));
+                    if i == 0 && round % 2 == 0 {
+                        d = d.pinned();
+                    }
+                    idx.push(ps.insert(&d).index() as u32);
+                    let l = 0.02 + 0.1 * next();
+                    rest.push(r(l));
+                    angle += (next() - 0.5) * 1.5;
+                    let len = l * (1.0 + (next() - 0.5) * 0.3);
+                    at = [at[0] + len * angle.cos(), at[1] + len * angle.sin(), at[2] + len * 0.4 * (next() - 0.5)];
+                }
+                rest.truncate(m);
+                let compliance = if round % 3 == 0 { r(1e-6) } else { RealOf::<S>::ZERO };
+                let ctx = SubstepContext::new(r(1.0 / 480.0));
+                let solve = |ps: &mut ParticleSet<S>, wide: bool| {
+                    let (mut sc, mut lambda) = (ChainScratch::<S>::default(), vec![RealOf::<S>::ZERO; m]);
+                    let mut answers = Vec::new();
+                    for step in 0..3 {
+                        let chain =
+                            ChainRef { idx: &idx, rest: &rest, lambda: &mut lambda, compliance, fresh: step == 0 };
+                        let tol = r(1e-3);
+                        #[cfg(target_arch = "x86_64")]
+                        if wide {
+                            // SAFETY: only called with `wide` on a CPU that has AVX2.
+                            answers.push(unsafe { super::solve_chain_avx2(chain, ps, &ctx, &mut sc, tol) });
+                            continue;
+                        }
+                        let _ = wide;
+                        answers.push(solve_chain_body(chain, ps, &ctx, &mut sc, tol));
+                    }
+                    let bits: Vec<u64> = ps.pos.iter().flat_map(|p| p.to_array3()).map(|c| c.hash_bits()).collect();
+                    (answers, bits, lambda.iter().map(|l| l.hash_bits()).collect::<Vec<_>>())
+                };
+                let mut base = ps.clone();
+                let expect = solve(&mut base, false);
+                #[cfg(target_arch = "x86_64")]
+                if crate::math::wide::avx2() {
+                    let mut wide = ps.clone();
+                    assert_eq!(solve(&mut wide, true), expect, "{} {}D round {round}", RealOf::<S>::NAME, S::DIM);
+                    compared += 1;
+                }
+            }
+            compared
+        }
+        let n = run::<Space2<f32>>(1) + run::<Space3<f32>>(2) + run::<Space2<f64>>(3) + run::<Space3<f64>>(4);
+        let n = n + run::<Space2<Fx>>(5) + run::<Space3<Fx>>(6);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(n > 0, crate::math::wide::avx2());
+        let _ = n;
     }
 }
