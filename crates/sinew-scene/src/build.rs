@@ -30,6 +30,9 @@ pub struct BuiltScene<S: SceneSpace> {
     pub muscles: Vec<sinew::MuscleRagdoll<S>>,
     /// Particle slot → (generation, global index).
     slot_map: Vec<Option<(u32, usize)>>,
+    /// Every rope's particles, rope after rope, as of the last [`BuiltScene::sync`]: while
+    /// they stay the same (no reeling, tearing or new rope) there is nothing to register.
+    synced_ropes: Vec<ParticleHandle>,
 }
 
 /// A rope from the scene file.
@@ -86,10 +89,21 @@ impl<S: SceneSpace> BuiltScene<S> {
 
     /// After a step: registers new rope particles and records positions.
     pub fn sync(&mut self) {
-        let Self { world, particles, last_pos, slot_map, .. } = self;
+        let Self { world, particles, last_pos, slot_map, synced_ropes, .. } = self;
+        let mut same = true;
+        let mut at = 0;
         for (_, r) in world.ropes() {
-            for &h in r.particles() {
-                register(world, particles, last_pos, slot_map, h);
+            let hs = r.particles();
+            same &= synced_ropes.get(at..at + hs.len()) == Some(hs);
+            at += hs.len();
+        }
+        if !(same && at == synced_ropes.len()) {
+            synced_ropes.clear();
+            for (_, r) in world.ropes() {
+                for &h in r.particles() {
+                    register(world, particles, last_pos, slot_map, h);
+                }
+                synced_ropes.extend_from_slice(r.particles());
             }
         }
         for (g, &h) in particles.iter().enumerate() {
@@ -361,6 +375,7 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
         ragdolls,
         muscles,
         slot_map: Vec::new(),
+        synced_ropes: Vec::new(),
     };
     for h in handles {
         built.global_index(h);

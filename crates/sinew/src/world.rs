@@ -1255,6 +1255,23 @@ impl<S: Space> World<S> {
     /// Symplectic Euler prediction; kinematic particles follow their path to fraction `f1`.
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn integrate(&mut self, h: RealOf<S>, f1: RealOf<S>) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::math::wide::avx2() {
+            // SAFETY: the CPU has AVX2 (checked at run time just above).
+            return unsafe { self.integrate_avx2(h, f1) };
+        }
+        self.integrate_body(h, f1)
+    }
+
+    /// [`World::integrate`] compiled for AVX2 (same results, see `math::wide`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn integrate_avx2(&mut self, h: RealOf<S>, f1: RealOf<S>) {
+        self.integrate_body(h, f1)
+    }
+
+    #[inline(always)]
+    fn integrate_body(&mut self, h: RealOf<S>, f1: RealOf<S>) {
         let ps = &mut self.particles;
         let keep = (RealOf::<S>::ONE - self.def.damping * h).max(RealOf::<S>::ZERO);
         // Damp the velocity carried over, not the acceleration of this substep: a body at
@@ -2107,6 +2124,23 @@ impl<S: Space> World<S> {
     /// driven velocity).
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn update_velocities(&mut self, ctx: &SubstepContext<RealOf<S>>) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::math::wide::avx2() {
+            // SAFETY: the CPU has AVX2 (checked at run time just above).
+            return unsafe { self.update_velocities_avx2(ctx) };
+        }
+        self.update_velocities_body(ctx)
+    }
+
+    /// [`World::update_velocities`] compiled for AVX2 (same results, see `math::wide`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn update_velocities_avx2(&mut self, ctx: &SubstepContext<RealOf<S>>) {
+        self.update_velocities_body(ctx)
+    }
+
+    #[inline(always)]
+    fn update_velocities_body(&mut self, ctx: &SubstepContext<RealOf<S>>) {
         let ps = &mut self.particles;
         let v = S::Vector::flat_mut(&mut ps.vel);
         for ((v, x), xp) in v.iter_mut().zip(S::Vector::flat(&ps.pos)).zip(S::Vector::flat(&ps.prev)) {
@@ -2119,6 +2153,23 @@ impl<S: Space> World<S> {
     /// at rest, so NaN never spreads through later steps.
     #[inline(never)] // a phase of the step (see the note in `step_with`)
     fn recover_non_finite(&mut self) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if crate::math::wide::avx2() {
+            // SAFETY: the CPU has AVX2 (checked at run time just above).
+            return unsafe { self.recover_non_finite_avx2() };
+        }
+        self.recover_non_finite_body()
+    }
+
+    /// [`World::recover_non_finite`] compiled for AVX2 (same results, see `math::wide`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn recover_non_finite_avx2(&mut self) -> u32 {
+        self.recover_non_finite_body()
+    }
+
+    #[inline(always)]
+    fn recover_non_finite_body(&mut self) -> u32 {
         let ps = &mut self.particles;
         // The usual case, all finite, in one pass over the flat components without early
         // exits (which the compiler turns into SIMD).
