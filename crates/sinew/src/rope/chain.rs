@@ -23,9 +23,11 @@
 //! exactly in O(n). Its pivots `p_j = b_j − u_{j−1}²/p_{j−1}` form a serial chain of
 //! divisions; in floating point they are taken instead as ratios of continuants
 //! `θ_j = b_j θ_{j−1} − u_{j−1}² θ_{j−2}` (a linear recurrence, rescaled by powers of two),
-//! which leaves one multiply-subtract per row on the serial path (for diagonals within
-//! `2^±20`; beyond, and in fixed point, whose range cannot afford continuants, the Thomas
-//! form). Positions then move by
+//! and the eliminated right-hand side is carried as `s_j = r'_j θ_j`
+//! (`s_j = θ_{j−1} r_j − u_{j−1} s_{j−1}`, linear too), which leaves two multiply-subtracts
+//! per row and no division on the serial path; the divisions follow in one vectorised
+//! pass (for diagonals within `2^±20`; beyond, and in fixed point, whose range cannot
+//! afford continuants, the Thomas form). Positions then move by
 //! `Δx_j = w_j (n_j Δλ_j − n_{j−1} Δλ_{j−1})`. A link whose two particles are both pinned
 //! has no freedom; its row becomes `Δλ = 0`. With one Newton step per substep the
 //! remaining error is only the linearisation's (second order in the motion per substep),
@@ -266,8 +268,8 @@ fn within_tolerance<R: Real>(three: bool, x: Comps<'_, R>, w: &[R], rest: &[R], 
 /// Three passes, so only the elimination is serial:
 /// 1. per link (independent, vectorised): direction, violation, row of the matrix;
 /// 2. the elimination, from both ends towards the middle at once ("burn at both ends"):
-///    two independent recurrences, so the CPU overlaps their divisions and the serial
-///    latency per link halves; then the middle row and the back substitution outwards;
+///    two independent recurrences, so the CPU overlaps them and the serial latency per
+///    link halves; then the middle row and the back substitution outwards;
 /// 3. per particle: `Δx_i = w_i (n_i Δλ_i − n_{i−1} Δλ_{i−1})`, each particle written once.
 ///
 /// On x86-64 CPUs with AVX2 the same code runs compiled for AVX2 (see
