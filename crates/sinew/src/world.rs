@@ -1252,24 +1252,11 @@ impl<S: Space> World<S> {
         self.particles.step_start.copy_from_slice(&self.particles.pos);
     }
 
+    crate::math::wide::wide_phase!(
+        fn integrate / integrate_avx2 / integrate_body(&mut self, h: RealOf<S>, f1: RealOf<S>)
+    );
+
     /// Symplectic Euler prediction; kinematic particles follow their path to fraction `f1`.
-    #[inline(never)] // a phase of the step (see the note in `step_with`)
-    fn integrate(&mut self, h: RealOf<S>, f1: RealOf<S>) {
-        #[cfg(target_arch = "x86_64")]
-        if crate::math::wide::avx2() {
-            // SAFETY: the CPU has AVX2 (checked at run time just above).
-            return unsafe { self.integrate_avx2(h, f1) };
-        }
-        self.integrate_body(h, f1)
-    }
-
-    /// [`World::integrate`] compiled for AVX2 (same results, see `math::wide`).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn integrate_avx2(&mut self, h: RealOf<S>, f1: RealOf<S>) {
-        self.integrate_body(h, f1)
-    }
-
     #[inline(always)]
     fn integrate_body(&mut self, h: RealOf<S>, f1: RealOf<S>) {
         let ps = &mut self.particles;
@@ -2120,25 +2107,15 @@ impl<S: Space> World<S> {
         }
     }
 
+    crate::math::wide::wide_phase!(
+        fn update_velocities / update_velocities_avx2 / update_velocities_body(
+            &mut self,
+            ctx: &SubstepContext<RealOf<S>>,
+        )
+    );
+
     /// `v = (x − x_prev)/h` for every slot (pinned and removed particles give 0 or their
     /// driven velocity).
-    #[inline(never)] // a phase of the step (see the note in `step_with`)
-    fn update_velocities(&mut self, ctx: &SubstepContext<RealOf<S>>) {
-        #[cfg(target_arch = "x86_64")]
-        if crate::math::wide::avx2() {
-            // SAFETY: the CPU has AVX2 (checked at run time just above).
-            return unsafe { self.update_velocities_avx2(ctx) };
-        }
-        self.update_velocities_body(ctx)
-    }
-
-    /// [`World::update_velocities`] compiled for AVX2 (same results, see `math::wide`).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn update_velocities_avx2(&mut self, ctx: &SubstepContext<RealOf<S>>) {
-        self.update_velocities_body(ctx)
-    }
-
     #[inline(always)]
     fn update_velocities_body(&mut self, ctx: &SubstepContext<RealOf<S>>) {
         let ps = &mut self.particles;
@@ -2148,26 +2125,13 @@ impl<S: Space> World<S> {
         }
     }
 
+    crate::math::wide::wide_phase!(
+        fn recover_non_finite / recover_non_finite_avx2 / recover_non_finite_body(&mut self) -> u32
+    );
+
     /// Once per step: a particle whose state became non-finite (only possible from extreme
     /// input such as forces near the float maximum) is put back where the step started,
     /// at rest, so NaN never spreads through later steps.
-    #[inline(never)] // a phase of the step (see the note in `step_with`)
-    fn recover_non_finite(&mut self) -> u32 {
-        #[cfg(target_arch = "x86_64")]
-        if crate::math::wide::avx2() {
-            // SAFETY: the CPU has AVX2 (checked at run time just above).
-            return unsafe { self.recover_non_finite_avx2() };
-        }
-        self.recover_non_finite_body()
-    }
-
-    /// [`World::recover_non_finite`] compiled for AVX2 (same results, see `math::wide`).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn recover_non_finite_avx2(&mut self) -> u32 {
-        self.recover_non_finite_body()
-    }
-
     #[inline(always)]
     fn recover_non_finite_body(&mut self) -> u32 {
         let ps = &mut self.particles;

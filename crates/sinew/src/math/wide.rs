@@ -31,6 +31,35 @@ pub(crate) fn avx2() -> bool {
     std::is_x86_feature_detected!("avx2")
 }
 
+/// Defines a phase of the step that runs compiled for AVX2 on CPUs that have it: the
+/// method `$name` (never inlined, see the note in `World::step_with`) picks at run time
+/// between its baseline build and `$avx`, the same `$body` compiled with
+/// `#[target_feature(enable = "avx2")]`. `$body` holds the code, `#[inline(always)]` so
+/// that each build gets its own copy.
+macro_rules! wide_phase {
+    (
+        $vis:vis fn $name:ident / $avx:ident / $body:ident
+        (&mut self $(, $arg:ident : $ty:ty)* $(,)?) $(-> $ret:ty)?
+    ) => {
+        #[inline(never)] // a phase of the step (see the note in `World::step_with`)
+        $vis fn $name(&mut self $(, $arg: $ty)*) $(-> $ret)? {
+            #[cfg(target_arch = "x86_64")]
+            if $crate::math::wide::avx2() {
+                // SAFETY: the CPU has AVX2 (checked at run time just above).
+                return unsafe { self.$avx($($arg),*) };
+            }
+            self.$body($($arg),*)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        fn $avx(&mut self $(, $arg: $ty)*) $(-> $ret)? {
+            self.$body($($arg),*)
+        }
+    };
+}
+pub(crate) use wide_phase;
+
 #[cfg(test)]
 thread_local! {
     /// Tests: run this thread on the baseline builds only.

@@ -438,11 +438,11 @@ fn solve_chain_body<S: Space>(
 }
 
 /// Solves the symmetric tridiagonal system with diagonal `diag` (`m`), off-diagonal `upper`
-/// (`m − 1`) and right-hand side `rhs` (`m`, overwritten by the solution); `factor` (`m`)
-/// and `work` (`2m`) are scratch. Rows `0..k` are eliminated from the top and rows `k+1..m` from the bottom
-/// (`k = m/2`); both recurrences run in the same loop so their latencies overlap. A zero
-/// pivot gives a zero row (cannot happen for the chain's diagonally dominant matrix; kept
-/// so that degenerate input yields no NaN).
+/// (`m − 1`) and right-hand side `rhs` (`m ≥ 1`, overwritten by the solution); `factor`
+/// (`m`) and `work` (`2m`) are scratch. Rows `0..k` are eliminated from the top and rows
+/// `k+1..m` from the bottom (`k = m/2`); both recurrences run in the same loop so their
+/// latencies overlap. A zero pivot gives a zero row (cannot happen for the chain's
+/// diagonally dominant matrix; kept so that degenerate input yields no NaN).
 #[inline]
 fn solve_tridiagonal<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &mut [R], work: &mut [R]) {
     let m = diag.len();
