@@ -809,6 +809,20 @@ mod tests {
         assert!(e64 < 1e-12 && e32 < 1e-4, "residuals {e64} {e32}");
     }
 
+    #[test]
+    fn a_zero_minor_in_the_continuants_gives_a_finite_solution() {
+        // Rows 0 and 1 form a singular leading block (`b₀b₁ − u₀² = 0`) with every diagonal
+        // inside the continuants' range, so the floating-point path meets the zero minor
+        // itself and restarts past it; the rest of the system is still solved.
+        let (mut d, mut u, r) = chain_system(9, 10.0, 12);
+        (d[0], d[1], u[0]) = (1.0, 1.0, 1.0);
+        for (e, ok) in [residual::<f64>(&d, &u, &r), residual::<f32>(&d, &u, &r)] {
+            assert!(ok, "non-finite");
+            assert!(e.is_finite(), "residual {e}");
+        }
+        assert!(continuant_range(&d.iter().map(|&x| x as f32).collect::<Vec<_>>()));
+    }
+
     /// The convergence shortcut (no particle moved more than `√(tol/4)·L`) never claims
     /// a chain within the tolerance that measuring every link would reject: random rigid
     /// 2D and 3D chains, a pinned start, links bent by up to ±0.6 rad and stretched or
