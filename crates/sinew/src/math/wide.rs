@@ -60,6 +60,34 @@ macro_rules! wide_phase {
 }
 pub(crate) use wide_phase;
 
+/// [`wide_phase`] for a free function generic over one type: `$name` picks at run time
+/// between its baseline build and `$avx`, the same `$body` compiled for AVX2. Its
+/// attributes (docs) go to `$name`.
+macro_rules! wide_fn {
+    (
+        $(#[$attr:meta])*
+        $vis:vis fn $name:ident / $avx:ident / $body:ident <$g:ident: $bound:path>
+        ($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty
+    ) => {
+        $(#[$attr])*
+        $vis fn $name<$g: $bound>($($arg: $ty),*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            if $crate::math::wide::avx2() {
+                // SAFETY: the CPU has AVX2 (checked at run time just above).
+                return unsafe { $avx($($arg),*) };
+            }
+            $body($($arg),*)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        fn $avx<$g: $bound>($($arg: $ty),*) -> $ret {
+            $body($($arg),*)
+        }
+    };
+}
+pub(crate) use wide_fn;
+
 #[cfg(test)]
 thread_local! {
     /// Tests: run this thread on the baseline builds only.

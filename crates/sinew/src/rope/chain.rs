@@ -260,49 +260,32 @@ fn within_tolerance<R: Real>(three: bool, x: Comps<'_, R>, w: &[R], rest: &[R], 
     violated == 0
 }
 
-/// One Newton step on the chain `idx[0] – idx[1] – …` with rest lengths `rest` and
-/// multipliers `lambda` (accumulated within the substep). Returns whether every link that
-/// can move is within `tolerance` (relative) of its rest length *after* the step, measured
-/// without square roots: `|d² − L²| ≤ 2·tol·L²` (`d² − L² ≈ 2L·C` for small `C`).
-///
-/// Three passes, so only the elimination is serial:
-/// 1. per link (independent, vectorised): direction, violation, row of the matrix;
-/// 2. the elimination, from both ends towards the middle at once ("burn at both ends"):
-///    two independent recurrences, so the CPU overlaps them and the serial latency per
-///    link halves; then the middle row and the back substitution outwards;
-/// 3. per particle: `Δx_i = w_i (n_i Δλ_i − n_{i−1} Δλ_{i−1})`, each particle written once.
-///
-/// On x86-64 CPUs with AVX2 the same code runs compiled for AVX2 (see
-/// [`crate::math::wide`]): twice the SIMD width in the per-link passes, the same results
-/// bit for bit.
-pub(crate) fn solve_chain<S: Space>(
-    chain: ChainRef<'_, S>,
-    ps: &mut ParticleSet<S>,
-    ctx: &SubstepContext<RealOf<S>>,
-    scratch: &mut ChainScratch<S>,
-    tolerance: RealOf<S>,
-) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if crate::math::wide::avx2() {
-        // SAFETY: the CPU has AVX2 (checked at run time just above).
-        return unsafe { solve_chain_avx2(chain, ps, ctx, scratch, tolerance) };
-    }
-    solve_chain_body(chain, ps, ctx, scratch, tolerance)
-}
+crate::math::wide::wide_fn!(
+    /// One Newton step on the chain `idx[0] – idx[1] – …` with rest lengths `rest` and
+    /// multipliers `lambda` (accumulated within the substep). Returns whether every link that
+    /// can move is within `tolerance` (relative) of its rest length *after* the step, measured
+    /// without square roots: `|d² − L²| ≤ 2·tol·L²` (`d² − L² ≈ 2L·C` for small `C`).
+    ///
+    /// Three passes, so only the elimination is serial:
+    /// 1. per link (independent, vectorised): direction, violation, row of the matrix;
+    /// 2. the elimination, from both ends towards the middle at once ("burn at both ends"):
+    ///    two independent recurrences, so the CPU overlaps them and the serial latency per
+    ///    link halves; then the middle row and the back substitution outwards;
+    /// 3. per particle: `Δx_i = w_i (n_i Δλ_i − n_{i−1} Δλ_{i−1})`, each particle written once.
+    ///
+    /// On x86-64 CPUs with AVX2 the same code runs compiled for AVX2 (see
+    /// [`crate::math::wide`]): twice the SIMD width in the per-link passes, the same results
+    /// bit for bit.
+    pub(crate) fn solve_chain / solve_chain_avx2 / solve_chain_body<S: Space>(
+        chain: ChainRef<'_, S>,
+        ps: &mut ParticleSet<S>,
+        ctx: &SubstepContext<RealOf<S>>,
+        scratch: &mut ChainScratch<S>,
+        tolerance: RealOf<S>,
+    ) -> bool
+);
 
-/// [`solve_chain`] compiled for AVX2 (no FMA: the same roundings as the baseline build).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn solve_chain_avx2<S: Space>(
-    chain: ChainRef<'_, S>,
-    ps: &mut ParticleSet<S>,
-    ctx: &SubstepContext<RealOf<S>>,
-    scratch: &mut ChainScratch<S>,
-    tolerance: RealOf<S>,
-) -> bool {
-    solve_chain_body(chain, ps, ctx, scratch, tolerance)
-}
-
+/// The body of [`solve_chain`] (one copy per build).
 #[inline(always)]
 fn solve_chain_body<S: Space>(
     chain: ChainRef<'_, S>,
