@@ -49,6 +49,46 @@ fn golden_fixed_point_ragdoll_scene_matches_committed_hash_after_1000_frames() {
     assert_eq!(hash_after("golden_fixed_ragdoll_2d.json", 1000), GOLDEN_RAGDOLL_2D, "ragdoll golden hash changed");
 }
 
+/// A digest of everything a scene prints frame by frame (`sinew simulate`'s JSON lines:
+/// every particle's position, every rope's indices, rest length and tensions, the ragdolls'
+/// indices), without the state hash: FNV-1a over the lines of all 1000 frames. Positions
+/// and tensions print exactly (Q32.32 → `f64` is exact below 2²¹), so this pins the
+/// trajectory bit for bit whatever the state hash covers: a change of what the hash reads
+/// leaves these unchanged, a change of the physics does not.
+fn trajectory_digest(name: &str, frames: u64) -> u64 {
+    let mut sim = sinew_scene::load_file(&scenes().join(name)).unwrap();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut line = String::new();
+    for _ in 0..frames {
+        sim.step().unwrap();
+        line.clear();
+        sim.write_frame_json(&mut line);
+        let cut = line.rfind(",\"hash\":").expect("every frame line ends with its hash");
+        for &b in &line.as_bytes()[..cut] {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// Committed trajectory digests of the four golden scenes (see [`trajectory_digest`]).
+const TRAJECTORY_2D: u64 = 0x8027_24f3_cb9a_74ca;
+const TRAJECTORY_3D: u64 = 0xeb49_c1f8_9a69_b021;
+const TRAJECTORY_ROPE_2D: u64 = 0x2897_a79c_5795_8fd4;
+const TRAJECTORY_RAGDOLL_2D: u64 = 0x37ae_8c20_fa82_deea;
+
+#[test]
+fn golden_trajectories_of_the_four_fixed_point_scenes_match_their_committed_digests() {
+    let got = [
+        trajectory_digest("golden_fixed_2d.json", 1000),
+        trajectory_digest("golden_fixed_3d.json", 1000),
+        trajectory_digest("golden_fixed_rope_2d.json", 1000),
+        trajectory_digest("golden_fixed_ragdoll_2d.json", 1000),
+    ];
+    let want = [TRAJECTORY_2D, TRAJECTORY_3D, TRAJECTORY_ROPE_2D, TRAJECTORY_RAGDOLL_2D];
+    assert_eq!(got.map(|d| format!("{d:#018x}")), want.map(|d| format!("{d:#018x}")), "golden trajectories changed");
+}
+
 /// Every feature must work in fixed point: each example scene, forced to fixed point,
 /// runs and follows its f64 run closely over the first half second (before contacts can
 /// amplify rounding differences). This is the check that fails when a feature only works
