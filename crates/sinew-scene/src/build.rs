@@ -27,7 +27,7 @@ pub struct BuiltScene<S: SceneSpace> {
     /// Ragdolls created by the file (global index ranges and node names).
     pub ragdolls: Vec<SceneRagdoll>,
     /// Muscle ragdolls, stepped together with the world.
-    pub muscles: Vec<sinew::MuscleRagdoll<S>>,
+    pub muscles: Vec<sinew::MuscleRagdollHandle<S>>,
     /// Particle slot → (generation, global index).
     slot_map: Vec<Option<(u32, usize)>>,
     /// Every rope's particles, rope after rope, as of the last [`BuiltScene::sync`]: while
@@ -116,7 +116,7 @@ impl<S: SceneSpace> BuiltScene<S> {
     /// Applies the reel schedules for time `t` (before stepping to it).
     pub fn apply_reels(&mut self, t: RealOf<S>) -> Result<(), sinew::SinewError> {
         for r in &self.ropes {
-            if r.reel.is_empty() || self.world.rope(r.handle).is_none() {
+            if r.reel.is_empty() || self.world.rope(r.handle).is_err() {
                 continue;
             }
             let len = sample_schedule(&r.reel, t);

@@ -12,13 +12,14 @@ use sinew::{
 
 /// A space a scene can be built in.
 pub trait SceneSpace: RigSpace<Real: SceneReal> {
-    /// Spawns the file's ragdolls; muscle ragdolls are returned for the runner to step.
+    /// Spawns the file's ragdolls (muscle ragdolls are the world's controllers; their
+    /// handles are returned).
     fn add_ragdolls(
         spec: &SceneSpec,
         world: &mut World<Self>,
         handles: &mut Vec<ParticleHandle>,
         out: &mut Vec<SceneRagdoll>,
-        muscles: &mut Vec<MuscleRagdoll<Self>>,
+        muscles: &mut Vec<sinew::MuscleRagdollHandle<Self>>,
     ) -> Result<(), SceneError>;
     /// Builds the collider for a shape key.
     fn collider_def(path: &str, kind: &str, s: &ShapeSpec) -> Result<ColliderDef<Self>, SceneError>;
@@ -81,7 +82,7 @@ fn spawn_ragdoll<S: SceneSpace>(
     world: &mut World<S>,
     handles: &mut Vec<ParticleHandle>,
     out: &mut Vec<SceneRagdoll>,
-    muscles: &mut Vec<MuscleRagdoll<S>>,
+    muscles: &mut Vec<sinew::MuscleRagdollHandle<S>>,
 ) -> Result<(), SceneError> {
     let origin = vector::<S>(&format!("{path}.origin"), &r.origin)?;
     let scale = positive(&format!("{path}.scale"), r.scale.unwrap_or(1.0))?;
@@ -115,7 +116,7 @@ fn spawn_ragdoll<S: SceneSpace>(
             if let Some((at, j)) = hit {
                 m.apply_impulse_at(world, at, j).map_err(hit_err)?;
             }
-            let nodes = m.nodes().to_vec();
+            let nodes = world.controller(m).map_err(e)?.nodes().to_vec();
             muscles.push(m);
             nodes
         }
@@ -145,7 +146,7 @@ impl<R: SceneReal> SceneSpace for Space2<R> {
         world: &mut World<Self>,
         handles: &mut Vec<ParticleHandle>,
         out: &mut Vec<SceneRagdoll>,
-        muscles: &mut Vec<MuscleRagdoll<Self>>,
+        muscles: &mut Vec<sinew::MuscleRagdollHandle<Self>>,
     ) -> Result<(), SceneError> {
         for (i, r) in spec.ragdolls.iter().enumerate() {
             let path = format!("ragdolls[{i}]");
@@ -284,7 +285,7 @@ impl<R: SceneReal> SceneSpace for Space3<R> {
         world: &mut World<Self>,
         handles: &mut Vec<ParticleHandle>,
         out: &mut Vec<SceneRagdoll>,
-        muscles: &mut Vec<MuscleRagdoll<Self>>,
+        muscles: &mut Vec<sinew::MuscleRagdollHandle<Self>>,
     ) -> Result<(), SceneError> {
         for (i, r) in spec.ragdolls.iter().enumerate() {
             let path = format!("ragdolls[{i}]");

@@ -191,11 +191,8 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         let dt = RealOf::<S>::from_f64(self.scene.dt);
         let t_end = self.scene.world.time() + dt;
         self.scene.apply_reels(t_end).map_err(|e| SceneError { path: "ropes".into(), message: e.to_string() })?;
-        let result = if self.scene.muscles.is_empty() {
-            self.scene.world.step(dt)
-        } else {
-            sinew::MuscleRagdoll::step_all(&mut self.scene.muscles, &mut self.scene.world, dt)
-        };
+        // (Muscle ragdolls are controllers of the world: it steps them.)
+        let result = self.scene.world.step(dt);
         result.map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
         self.scene.sync();
         Ok(())
@@ -279,7 +276,7 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
             let pts: Vec<VecOf<S>> = r.particles().iter().filter_map(|&h| ps.position(h)).collect();
             let curve = sinew::rope::curve::catmull_rom(&pts, 4);
             d.curves
-                .push(Curve { points: curve.iter().map(|p| p.to_f64_array()).collect(), radius: r.radius.to_f64() });
+                .push(Curve { points: curve.iter().map(|p| p.to_f64_array()).collect(), radius: r.radius().to_f64() });
         }
         for (g, &h) in self.scene.particles.iter().enumerate() {
             let live = ps.contains(h);
@@ -306,18 +303,8 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         self.scene.world.particles().len()
     }
     fn state_hash(&self) -> u64 {
-        // The world's hash, extended with the muscle ragdolls' own state when there are
-        // any (their schedules and multipliers live outside the world).
-        let w = self.scene.world.state_hash();
-        if self.scene.muscles.is_empty() {
-            return w;
-        }
-        let mut hasher = sinew::StateHasher::default();
-        hasher.write_u64(w);
-        for m in &self.scene.muscles {
-            m.hash_into(&mut hasher);
-        }
-        hasher.finish()
+        // The whole world's, muscle ragdolls (its controllers) included.
+        self.scene.world.state_hash()
     }
 }
 

@@ -22,10 +22,10 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 
 /// Committed results of 1000 frames. Recompute with
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
-const GOLDEN_2D: u64 = 0x1598_2b9b_b356_625f;
-const GOLDEN_3D: u64 = 0x4d16_2896_621f_b6f5;
-const GOLDEN_ROPE_2D: u64 = 0x0233_bdab_760c_6d20;
-const GOLDEN_RAGDOLL_2D: u64 = 0xfa1f_8936_d5aa_befb;
+const GOLDEN_2D: u64 = 0x6f54_07d0_af27_3f23;
+const GOLDEN_3D: u64 = 0x3fe4_29ce_84c0_0332;
+const GOLDEN_ROPE_2D: u64 = 0x77e2_edf2_57b2_ec26;
+const GOLDEN_RAGDOLL_2D: u64 = 0x633c_8abf_7731_9d15;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {

@@ -12,6 +12,7 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use sinew::prelude::*;
+use sinew::{Rot2, World};
 use std::hint::black_box;
 
 fn hanging_rope<R: Real>() -> World<Space2<R>> {

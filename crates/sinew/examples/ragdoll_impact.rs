@@ -16,6 +16,7 @@
 //! cargo run --release -p sinew --example ragdoll_impact
 //! ```
 
+use sinew::World;
 use sinew::math::{Vector2, Vector3};
 use sinew::prelude::*;
 use sinew::ragdoll::{Ragdoll, presets};

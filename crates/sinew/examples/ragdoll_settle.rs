@@ -8,6 +8,7 @@
 //! cargo run --release -p sinew --example ragdoll_settle [substeps] [impact passes]
 //! ```
 
+use sinew::World;
 use sinew::prelude::*;
 use sinew::ragdoll::{Ragdoll, presets};
 

@@ -11,6 +11,7 @@
 //! cargo run --release -p sinew --example rope_capstan
 //! ```
 
+use sinew::DVec2;
 use sinew::prelude::*;
 use sinew::rope::RopeDef;
 

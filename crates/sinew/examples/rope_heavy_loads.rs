@@ -16,6 +16,7 @@
 //! cargo run --release -p sinew --example rope_heavy_loads
 //! ```
 
+use sinew::DVec2;
 use sinew::ParticleHandle;
 use sinew::prelude::*;
 use sinew::rope::RopeDef;

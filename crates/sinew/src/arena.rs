@@ -15,12 +15,26 @@ pub struct RawHandle {
     pub generation: u32,
 }
 
+impl crate::state::SavedState for RawHandle {
+    #[inline]
+    fn hash_state(&self, h: &mut crate::state::StateHasher) {
+        h.write_u64(u64::from(self.index) | (u64::from(self.generation) << 32));
+    }
+}
+
 /// Declares a typed handle around [`RawHandle`].
 macro_rules! define_handle {
     ($(#[$m:meta])* $name:ident) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct $name(pub $crate::arena::RawHandle);
+
+        impl $crate::state::SavedState for $name {
+            #[inline]
+            fn hash_state(&self, h: &mut $crate::state::StateHasher) {
+                $crate::state::SavedState::hash_state(&self.0, h);
+            }
+        }
 
         impl $name {
             /// Slot index (stable for the life of the item).
@@ -67,6 +81,8 @@ impl<T: Clone> Clone for Arena<T> {
         self.len = o.len;
     }
 }
+
+crate::state::saved_state!(impl[T: crate::state::SavedState] Arena<T> { values, generations, free, len });
 
 impl<T> Default for Arena<T> {
     fn default() -> Self {
@@ -134,12 +150,6 @@ impl<T> Arena<T> {
         self.values.len()
     }
 
-    /// Heap bytes in use by the slots (values and generations; the free list excluded).
-    #[must_use]
-    pub(crate) fn slot_bytes(&self) -> usize {
-        self.values.len() * (size_of::<Option<T>>() + size_of::<u32>())
-    }
-
     /// Live values with their handles, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (RawHandle, &T)> {
         self.values
@@ -147,15 +157,6 @@ impl<T> Arena<T> {
             .zip(&self.generations)
             .enumerate()
             .filter_map(|(i, (v, &generation))| v.as_ref().map(|v| (RawHandle { index: i as u32, generation }, v)))
-    }
-
-    /// Mutable live values with their handles, in slot order.
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = (RawHandle, &mut T)> {
-        self.values
-            .iter_mut()
-            .zip(&self.generations)
-            .enumerate()
-            .filter_map(|(i, (v, &generation))| v.as_mut().map(|v| (RawHandle { index: i as u32, generation }, v)))
     }
 
     /// Mutable live values in slot order (hot loops).

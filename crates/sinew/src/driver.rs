@@ -48,6 +48,10 @@ pub struct KeyframeDriver<S: Space> {
     pub(crate) origin: Option<VecOf<S>>,
 }
 
+crate::state::saved_state!(impl[S: Space] KeyframeDriver<S> {
+    particle, keys, release, release_mass, done, relative, origin,
+});
+
 impl<S: Space> KeyframeDriver<S> {
     pub(crate) fn from_def(d: &DriverDef<S>) -> Result<Self, SinewError> {
         if d.keys.is_empty() {
@@ -137,4 +141,42 @@ impl<S: Space> KeyframeDriver<S> {
     pub fn is_done(&self) -> bool {
         self.done
     }
+}
+
+/// Start of a step ending at `t_end`: every driver sets its particle's kinematic target on
+/// its path; a relative driver whose first key has come takes hold of its particle where
+/// it is; a releasing driver past its last key frees its particle with the path's
+/// velocity. Returns the slots of the particles taken hold of this step (their ropes wake).
+pub(crate) fn drive<S: Space>(
+    drivers: &mut crate::arena::Arena<KeyframeDriver<S>>,
+    ps: &mut crate::particle::ParticleSet<S>,
+    now: RealOf<S>,
+    t_end: RealOf<S>,
+) -> Vec<usize> {
+    // Release in the step that would spend more than half its length past the last key,
+    // so accumulated rounding in the clock (30 × 1/60 ≠ 0.5 exactly) cannot make the
+    // throw a whole step late.
+    let half_step = (t_end - now) * RealOf::<S>::HALF;
+    let mut grabbed = Vec::new();
+    for d in drivers.values_mut() {
+        if d.done || !ps.contains(d.particle) {
+            continue;
+        }
+        if d.relative && d.origin.is_none() {
+            if now + half_step < d.start_time() {
+                continue; // not grabbed yet
+            }
+            d.origin = ps.position(d.particle);
+            let _ = ps.pin(d.particle);
+            grabbed.push(d.particle.index());
+        }
+        if d.release && now + half_step >= d.end_time() {
+            // Ignore errors: the handle was checked just above and release_mass > 0.
+            let _ = ps.release(d.particle, d.release_velocity(), d.release_mass);
+            d.done = true;
+            continue;
+        }
+        let _ = ps.set_kinematic_target(d.particle, d.target(t_end));
+    }
+    grabbed
 }

@@ -9,8 +9,8 @@
 //!
 //! // A pendulum: a pinned particle and a 1 kg bob on a 1 m rigid link.
 //! let mut world = World2::new(WorldDef::default()).unwrap();
-//! let pin = world.add_particle(&ParticleDef::at(Vec2::new(0.0, 0.0)).mass(0.0)).unwrap();
-//! let bob = world.add_particle(&ParticleDef::at(Vec2::new(1.0, 0.0))).unwrap();
+//! let pin = world.add_particle(&ParticleDef::at(Vector2::new(0.0, 0.0)).mass(0.0)).unwrap();
+//! let bob = world.add_particle(&ParticleDef::at(Vector2::new(1.0, 0.0))).unwrap();
 //! world.add_distance(&DistanceDef::new(pin, bob)).unwrap();
 //! for _ in 0..60 {
 //!     world.step(1.0 / 60.0).unwrap();
@@ -28,40 +28,47 @@
 // `x <= 0` is not.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod arena;
+mod arena;
 pub mod collider;
 pub mod constraint;
+pub(crate) mod contact;
+pub mod controller;
 pub mod driver;
 mod error;
+pub(crate) mod impact;
 pub mod math;
 pub mod particle;
 pub mod ragdoll;
 pub mod rope;
 pub mod sleep;
-pub mod snapshot;
 mod space;
+pub mod state;
 pub mod stepper;
 pub mod world;
 
+pub use arena::RawHandle;
 pub use collider::{
     Aabb, Ball, Capsule, Collider, ColliderDef, ColliderHandle, ConvexError, ConvexHull, ConvexPolygon, ConvexShape,
     Cuboid, HalfSpace, Shape,
 };
+pub use constraint::ConstraintOrder;
 pub use constraint::{
     AngleLimit, AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, DistanceDef, DistanceHandle,
     JointLimit, JointLimitHandle, LimitRow, SwingTwistLimit, SwingTwistLimitDef, TetherDef, TetherHandle,
 };
+pub use controller::SubstepSolver;
+pub use controller::{Controller, ControllerHandle};
 pub use driver::{DriverDef, DriverHandle};
 pub use error::SinewError;
 pub use math::{Fx, Quat, Real, Rot2, Rotation, Vector, Vector2, Vector3};
 pub use particle::{InteractionGroups, ParticleDef, ParticleHandle};
-pub use ragdoll::{MuscleRagdoll, MuscleRagdollDef, Pose, Ragdoll, RigDef, SpawnDef, TargetPose};
+pub use ragdoll::{MuscleRagdoll, MuscleRagdollDef, MuscleRagdollHandle, Pose, Ragdoll, RigDef, SpawnDef, TargetPose};
 pub use rope::{Rope, RopeDef, RopeEnd, RopeHandle, RopePoint};
 pub use sleep::{SleepGroup, SleepGroupHandle};
-pub use snapshot::{Snapshot, StateHasher};
 pub use space::{RealOf, RotOf, Space, Space2, Space3, VecOf};
+pub use state::StateHasher;
 pub use stepper::FixedStepper;
-pub use world::{ConstraintOrder, StepReport, SubstepSolver, World, WorldDef};
+pub use world::{Snapshot, StepProfile, StepReport, World, WorldDef};
 
 /// 2D vector in `f32`.
 pub type Vec2 = Vector2<f32>;
@@ -88,12 +95,23 @@ pub type XVec2 = Vector2<Fx>;
 /// 3D vector in fixed point.
 pub type XVec3 = Vector3<Fx>;
 
-/// Everything a typical user needs.
+/// Everything a typical user needs, in one glob import.
+///
+/// It holds no name that glam's or Bevy's preludes hold (`Vec2`, `Vec3`, `DVec2`, `Quat`,
+/// `Rot2`, `World`, ...), so `use sinew::prelude::*;` sits beside `use glam::*;` or
+/// `use bevy::prelude::*;`: Sinew's vectors are [`Vector2`] and [`Vector3`] (whose scalar
+/// is inferred), and its worlds the concrete [`World2`], [`World3`], ... (the generic
+/// [`crate::World`] and the aliases [`crate::Vec2`] etc. stay at the crate root). The traits
+/// whose methods you call but whose names you rarely write come in anonymously.
 pub mod prelude {
+    pub use crate::math::Rotation as _;
     pub use crate::{
-        AngleLimitDef, AttachmentDef, BendingDef, ColliderDef, ConstraintOrder, DVec2, DVec3, DistanceDef, DriverDef,
-        FixedStepper, Fx, InteractionGroups, ParticleDef, Quat, Real, Rot2, Rotation, Shape, SinewError, Space, Space2,
-        Space3, SwingTwistLimitDef, TetherDef, Vec2, Vec3, Vector, Vector2, Vector3, World, World2, World2d, World2x,
+        AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, ColliderDef, ColliderHandle,
+        ConstraintOrder, Controller, ControllerHandle, DistanceDef, DistanceHandle, DriverDef, DriverHandle,
+        FixedStepper, Fx, InteractionGroups, JointLimitHandle, MuscleRagdoll, MuscleRagdollDef, MuscleRagdollHandle,
+        ParticleDef, ParticleHandle, Pose, Ragdoll, Real, RigDef, RopeDef, RopeEnd, RopeHandle, RopePoint, Shape,
+        SinewError, SleepGroupHandle, Snapshot, Space, Space2, Space3, SpawnDef, StepReport, SubstepSolver,
+        SwingTwistLimitDef, TargetPose, TetherDef, TetherHandle, Vector, Vector2, Vector3, World2, World2d, World2x,
         World3, World3d, World3x, WorldDef, XVec2, XVec3,
     };
 }

@@ -1,96 +1,153 @@
-//! Sleeping: groups of particles at rest stop being simulated until something touches them.
+//! Sleeping: bodies at rest stop being simulated until something touches them.
 //!
-//! A sleep group is a set of particles that sleep and wake together — a ragdoll, a pile
-//! of chain. Each step the world counts how long every particle of an awake group has
-//! moved slower than 1 cm/s; after a second of that the group falls asleep: velocities are
-//! zeroed and the step skips its particles (no gravity, no contacts). It wakes when any of
-//! its particles gets a force or a kinematic target, when a moving collider comes near,
-//! or when something outside the group (a constraint, an impulse) gives one of them a
-//! velocity. Ropes sleep the same way on their own ([`crate::rope`]).
+//! Two kinds of body sleep, by one rule: *sleep groups* (sets of particles that sleep and
+//! wake together — a ragdoll, a pile of chain) and *ropes* (each rope on its own). Each
+//! step the world counts how long every particle of an awake body has moved slower than
+//! [`SLEEP_SPEED`] (1 cm/s); after [`SLEEP_AFTER_STEPS`] steps of that (a second at
+//! 60 Hz) the body falls asleep: velocities are zeroed and the step skips its particles
+//! (no gravity, no contacts, no constraint corrections). It wakes when any of its
+//! particles gets a force or a kinematic target, when a moving collider's path comes near
+//! it, or when something outside it (a constraint to another body, an impulse, a teleport)
+//! gives one of them a velocity. A rope with wind never sleeps.
 
 use crate::SinewError;
-use crate::arena::define_handle;
+use crate::arena::{Arena, define_handle};
+use crate::collider::{Aabb, Collider};
 use crate::math::{Real, Vector};
-use crate::particle::{ALIVE, ParticleHandle};
+use crate::particle::{ALIVE, ParticleSet};
 use crate::space::{RealOf, Space, VecOf};
-use crate::world::World;
+use crate::state::saved_state;
 
 define_handle!(
     /// A sleep group in a [`crate::World`].
     SleepGroupHandle
 );
 
-/// Speed below which a particle counts as at rest (m/s), as a ratio.
-const SLEEP_SPEED: (i32, i32) = (1, 100);
-/// Steps at rest before a group sleeps.
-const SLEEP_AFTER_STEPS: u32 = 60;
+/// Speed below which a particle counts as at rest (m/s), as a ratio: 1 cm/s.
+pub const SLEEP_SPEED: (i32, i32) = (1, 100);
+/// Steps at rest before a body sleeps.
+pub const SLEEP_AFTER_STEPS: u32 = 60;
+
+/// A body's sleep bookkeeping.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sleep {
+    pub(crate) sleeping: bool,
+    /// Consecutive steps spent below the sleep speed.
+    pub(crate) calm_steps: u32,
+}
+
+saved_state!(impl[] Sleep { sleeping, calm_steps });
+
+impl Sleep {
+    /// True while asleep.
+    #[inline]
+    #[must_use]
+    pub fn is_sleeping(self) -> bool {
+        self.sleeping
+    }
+
+    /// Wakes the body (and restarts its count of calm steps).
+    #[inline]
+    pub fn wake(&mut self) {
+        self.sleeping = false;
+        self.calm_steps = 0;
+    }
+
+    /// Start of a step, for a sleeping body: wakes it when any of its particles `idx` has
+    /// a kinematic target or a force, or when `near` says a moving collider comes near.
+    pub(crate) fn wake_if_touched<S: Space>(&mut self, idx: &[u32], ps: &ParticleSet<S>, near: impl FnOnce() -> bool) {
+        if !self.sleeping {
+            return;
+        }
+        let touched = idx.iter().any(|&k| {
+            let k = k as usize;
+            k < ps.pos.len() && (ps.target[k].is_some() || ps.force[k] != VecOf::<S>::ZERO)
+        });
+        if touched || near() {
+            self.wake();
+        }
+    }
+
+    /// End of a step: a sleeping body that something outside it moved wakes; an awake one
+    /// whose live particles `idx` all moved slower than [`SLEEP_SPEED`] (without kinematic
+    /// targets) for [`SLEEP_AFTER_STEPS`] steps falls asleep, if `may_sleep`, its
+    /// particles stopped.
+    pub(crate) fn settle<S: Space>(&mut self, idx: &[u32], ps: &mut ParticleSet<S>, may_sleep: bool) {
+        let live = |k: u32| (k as usize) < ps.pos.len() && ps.flags[k as usize] & ALIVE != 0;
+        if self.sleeping {
+            if idx.iter().any(|&k| live(k) && ps.vel[k as usize] != VecOf::<S>::ZERO) {
+                self.wake();
+            }
+            return;
+        }
+        let speed = RealOf::<S>::from_ratio(SLEEP_SPEED.0, SLEEP_SPEED.1);
+        let calm = idx.iter().all(|&k| {
+            !live(k) || (ps.target[k as usize].is_none() && ps.vel[k as usize].length_squared() < speed * speed)
+        });
+        self.calm_steps = if calm { self.calm_steps + 1 } else { 0 };
+        if self.calm_steps >= SLEEP_AFTER_STEPS && may_sleep {
+            self.sleeping = true;
+            for &k in idx {
+                if live(k) {
+                    ps.vel[k as usize] = VecOf::<S>::ZERO;
+                }
+            }
+        }
+    }
+}
 
 /// A group of particles that sleep and wake together.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SleepGroup {
     pub(crate) idx: Vec<u32>,
-    pub(crate) sleeping: bool,
-    pub(crate) calm_steps: u32,
+    pub(crate) sleep: Sleep,
 }
 
+saved_state!(impl[] SleepGroup { idx, sleep });
+
 impl SleepGroup {
+    /// A group of the particle slots `idx`.
+    pub(crate) fn new(idx: Vec<u32>) -> Self {
+        Self { idx, sleep: Sleep::default() }
+    }
+
     /// True while asleep.
     #[must_use]
     pub fn is_sleeping(&self) -> bool {
-        self.sleeping
+        self.sleep.sleeping
+    }
+
+    /// The particle slots of the group.
+    #[must_use]
+    pub fn particle_slots(&self) -> &[u32] {
+        &self.idx
     }
 }
 
-impl<S: Space> World<S> {
-    /// Makes `particles` a sleep group.
-    pub fn add_sleep_group(&mut self, particles: &[ParticleHandle]) -> Result<SleepGroupHandle, SinewError> {
-        for &p in particles {
-            self.particles.check(p)?;
-        }
-        let g =
-            SleepGroup { idx: particles.iter().map(|p| p.index() as u32).collect(), sleeping: false, calm_steps: 0 };
-        Ok(SleepGroupHandle(self.sleep_groups.insert(g)))
-    }
+/// The swept boxes of the colliders that move this step (`None`: an unbounded one), for
+/// waking what they come near; empty when nothing sleeps.
+pub(crate) fn moving_boxes<S: Space>(colliders: &Arena<Collider<S>>, substeps: u32) -> Vec<Option<Aabb<VecOf<S>>>> {
+    colliders.values().filter(|c| c.is_moving()).map(|c| c.swept_aabb(substeps)).collect()
+}
 
-    /// A sleep group.
-    #[must_use]
-    pub fn sleep_group(&self, h: SleepGroupHandle) -> Option<&SleepGroup> {
-        self.sleep_groups.get(h.0)
+/// Start of a step: wakes the sleep groups that are touched (a force, a kinematic target)
+/// or whose particles' box, grown by 5 cm, a moving collider's path overlaps.
+pub(crate) fn wake_groups<S: Space>(
+    groups: &mut Arena<SleepGroup>,
+    ps: &ParticleSet<S>,
+    colliders: &Arena<Collider<S>>,
+    substeps: u32,
+) {
+    // Only sleeping groups have anything to check (and the common case is none).
+    if !groups.values().any(|g| g.sleep.sleeping) {
+        return;
     }
-
-    /// Removes a sleep group (its particles stay, awake).
-    pub fn remove_sleep_group(&mut self, h: SleepGroupHandle) -> Result<(), SinewError> {
-        self.sleep_groups.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "sleep group" })
-    }
-
-    /// Wakes a sleep group.
-    pub fn wake_sleep_group(&mut self, h: SleepGroupHandle) -> Result<(), SinewError> {
-        let g = self.sleep_groups.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "sleep group" })?;
-        g.sleeping = false;
-        g.calm_steps = 0;
-        Ok(())
-    }
-
-    /// Start of a step: wake groups that are touched (force, kinematic target) or near a
-    /// moving collider.
-    pub(crate) fn sleep_begin_step(&mut self) {
-        // Only sleeping groups have anything to check (and the common case is none).
-        if !self.sleep_groups.values().any(|g| g.sleeping) {
-            return;
-        }
-        let n = self.def.substeps;
-        let moving: Vec<_> = self.colliders.values().filter(|c| c.is_moving()).map(|c| c.swept_aabb(n)).collect();
-        let ps = &self.particles;
-        for g in self.sleep_groups.values_mut() {
-            if !g.sleeping {
-                continue;
-            }
-            let touched = g.idx.iter().any(|&k| {
-                let k = k as usize;
-                k < ps.pos.len() && (ps.target[k].is_some() || ps.force[k] != VecOf::<S>::ZERO)
-            });
-            let near = !moving.is_empty() && {
-                let live: Vec<usize> = g.idx.iter().map(|&k| k as usize).filter(|&k| k < ps.pos.len()).collect();
+    let moving = moving_boxes(colliders, substeps);
+    for g in groups.values_mut() {
+        let idx = &g.idx;
+        g.sleep.wake_if_touched(idx, ps, || {
+            !moving.is_empty() && {
+                let live: Vec<usize> = idx.iter().map(|&k| k as usize).filter(|&k| k < ps.pos.len()).collect();
                 match live.first() {
                     None => false,
                     Some(&k0) => {
@@ -100,59 +157,42 @@ impl<S: Space> World<S> {
                             hi = hi.max_elem(ps.pos[k] + VecOf::<S>::splat(ps.radius[k]));
                         }
                         let pad = VecOf::<S>::splat(RealOf::<S>::from_ratio(5, 100));
-                        let bb = crate::Aabb { min: lo - pad, max: hi + pad };
+                        let bb = Aabb { min: lo - pad, max: hi + pad };
                         moving.iter().any(|m| m.is_none_or(|m| m.overlaps::<RealOf<S>>(&bb)))
                     }
                 }
-            };
-            if touched || near {
-                g.sleeping = false;
-                g.calm_steps = 0;
             }
-        }
+        });
     }
+}
 
-    /// Marks the particles of sleeping groups.
-    pub(crate) fn mark_sleeping_groups(&self, sleeping: &mut [bool]) {
-        for g in self.sleep_groups.values() {
-            if g.sleeping {
-                for &k in &g.idx {
-                    if let Some(s) = sleeping.get_mut(k as usize) {
-                        *s = true;
-                    }
+/// Marks the particles of sleeping groups.
+pub(crate) fn mark_sleeping_groups(groups: &Arena<SleepGroup>, sleeping: &mut [bool]) {
+    for g in groups.values() {
+        if g.sleep.sleeping {
+            for &k in &g.idx {
+                if let Some(s) = sleeping.get_mut(k as usize) {
+                    *s = true;
                 }
             }
         }
     }
+}
 
-    /// End of a step: wake groups moved from outside; put calm groups to sleep.
-    pub(crate) fn sleep_end_step(&mut self) {
-        if self.sleep_groups.is_empty() {
-            return;
-        }
-        let speed = RealOf::<S>::from_ratio(SLEEP_SPEED.0, SLEEP_SPEED.1);
-        let ps = &mut self.particles;
-        for g in self.sleep_groups.values_mut() {
-            let live = |k: u32| (k as usize) < ps.pos.len() && ps.flags[k as usize] & ALIVE != 0;
-            if g.sleeping {
-                if g.idx.iter().any(|&k| live(k) && ps.vel[k as usize] != VecOf::<S>::ZERO) {
-                    g.sleeping = false;
-                    g.calm_steps = 0;
-                }
-                continue;
-            }
-            let calm = g.idx.iter().all(|&k| {
-                !live(k) || (ps.target[k as usize].is_none() && ps.vel[k as usize].length_squared() < speed * speed)
-            });
-            g.calm_steps = if calm { g.calm_steps + 1 } else { 0 };
-            if g.calm_steps >= SLEEP_AFTER_STEPS {
-                g.sleeping = true;
-                for &k in &g.idx {
-                    if live(k) {
-                        ps.vel[k as usize] = VecOf::<S>::ZERO;
-                    }
-                }
-            }
-        }
+/// End of a step: wakes the groups moved from outside; puts calm groups to sleep.
+pub(crate) fn settle_groups<S: Space>(groups: &mut Arena<SleepGroup>, ps: &mut ParticleSet<S>) {
+    for g in groups.values_mut() {
+        g.sleep.settle(&g.idx, ps, true);
     }
+}
+
+/// Checks that every handle names a live particle (for a new group).
+pub(crate) fn group_of<S: Space>(
+    ps: &ParticleSet<S>,
+    particles: &[crate::ParticleHandle],
+) -> Result<SleepGroup, SinewError> {
+    for &p in particles {
+        ps.check(p)?;
+    }
+    Ok(SleepGroup::new(particles.iter().map(|p| p.index() as u32).collect()))
 }

@@ -2,6 +2,7 @@
 //! joint limits, bending, and rejection of bad input.
 
 use sinew::prelude::*;
+use sinew::{DVec2, DVec3, Vec2, World};
 
 #[test]
 fn driven_particle_follows_keys_and_is_thrown_on_release() {

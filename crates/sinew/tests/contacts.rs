@@ -4,6 +4,7 @@
 mod energy_scene;
 
 use sinew::prelude::*;
+use sinew::{DVec2, DVec3, Rot2, World};
 
 const G: f64 = 9.81;
 

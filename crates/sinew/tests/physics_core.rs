@@ -2,6 +2,7 @@
 //! Every test runs in `f32`, `f64` and Q32.32 fixed point (`Fx`) through the generic
 //! `Real` scalar, with the same tolerances.
 
+use sinew::World;
 use sinew::prelude::*;
 use sinew::{RealOf, VecOf};
 use std::f64::consts::PI;

@@ -12,12 +12,12 @@
 //! ≤ 0.5 %). The 3D impact scene still runs 96 substeps of one iteration: the direct
 //! solve is not used for swing–twist limits (see `JointLimit::DIRECT_ROWS`).
 
-use sinew::StateHasher;
 use sinew::prelude::*;
 use sinew::ragdoll::{
     MuscleRagdoll, MuscleRagdollDef, NodeDef, NodeRef, Pose, Ragdoll, RigDef, RigError, RigItem, RigLimit, SpawnDef,
     StrengthEnvelope, TargetPose, pose_distance, presets,
 };
+use sinew::{DVec2, DVec3, Rot2, World};
 
 const DT: f64 = 1.0 / 60.0;
 
@@ -474,7 +474,7 @@ fn envelope_frame_by_frame<R: Real>() {
     let poses = presets::humanoid16_poses::<R>();
     let mut w = muscle_world::<R>(4);
     let def = MuscleRagdollDef::<R>::default();
-    let mut md = MuscleRagdoll::spawn(
+    let md = MuscleRagdoll::spawn(
         &mut w,
         &rig,
         &def,
@@ -484,8 +484,8 @@ fn envelope_frame_by_frame<R: Real>() {
     .unwrap();
     let tol = if R::NAME == "f32" { 1e-6 } else { 1e-9 };
     for f in 0..=130u32 {
-        assert_eq!(md.frame(), f);
-        let s = md.strength();
+        assert_eq!(w.controller(md).unwrap().frame(), f);
+        let s = w.controller(md).unwrap().strength();
         let expect = match f {
             0 | 1 => 1.0,
             2..=121 => 0.55 + 0.45 * f64::from(f - 2) / 120.0,
@@ -500,9 +500,9 @@ fn envelope_frame_by_frame<R: Real>() {
             _ => {}
         }
         // Compliance of a strength-1 muscle is α₁ / s.
-        let c = md.compliances()[0].unwrap();
+        let c = w.controller(md).unwrap().compliances()[0].unwrap();
         assert!((c.to_f64() - 2e-5 / expect).abs() <= 2e-5 * 1e-4, "{c}");
-        md.step(&mut w, r(DT)).unwrap();
+        w.step(r(DT)).unwrap();
     }
     // The envelope on its own, at the listed frames.
     let e = StrengthEnvelope::<R>::default();
@@ -533,7 +533,7 @@ fn blend_reaches_the_preset_at_frame_50<R: Real>() {
     let mut w = muscle_world::<R>(4);
     // Enter physics in the crouch pose; the nearest preset is the crouch itself, so pick
     // the stance explicitly to see a blend.
-    let mut md = MuscleRagdoll::spawn(
+    let md = MuscleRagdoll::spawn(
         &mut w,
         &rig,
         &MuscleRagdollDef::default(),
@@ -541,17 +541,17 @@ fn blend_reaches_the_preset_at_frame_50<R: Real>() {
         &SpawnDef::at_rest(poses[1].1.clone()),
     )
     .unwrap();
-    assert_eq!(md.chosen_preset(), Some(1));
-    md.select_preset(0).unwrap();
-    let start = md.entry_lengths();
+    assert_eq!(w.controller(md).unwrap().chosen_preset(), Some(1));
+    w.controller_mut(md).unwrap().select_preset(0).unwrap();
+    let start = w.controller(md).unwrap().entry_lengths();
     // The entry pose is the target at frame 0: nothing jumps.
-    let now = md.muscle_lengths(&w).unwrap();
+    let now = w.controller(md).unwrap().muscle_lengths(&w).unwrap();
     assert!(start.iter().zip(&now).all(|(a, b)| a == b));
-    assert_eq!(md.target_lengths(), start);
+    assert_eq!(w.controller(md).unwrap().target_lengths(), start);
     let goal = &targets[0].lengths;
     let tol = if R::NAME == "f32" { 1e-6 } else { 1e-9 };
     for f in 0..=60u32 {
-        let t = md.target_lengths();
+        let t = w.controller(md).unwrap().target_lengths();
         for (i, &ti) in t.iter().enumerate() {
             if f >= 50 {
                 assert_eq!(ti, goal[i], "{}: frame {f}: muscle {i} must be exactly the preset", R::NAME);
@@ -560,7 +560,7 @@ fn blend_reaches_the_preset_at_frame_50<R: Real>() {
                 assert!((ti.to_f64() - expect).abs() <= tol, "{}: frame {f}: muscle {i}: {ti} vs {expect}", R::NAME);
             }
         }
-        md.step(&mut w, r(DT)).unwrap();
+        w.step(r(DT)).unwrap();
     }
 }
 
@@ -591,7 +591,7 @@ fn nearest_preset_is_the_argmin_of_the_rms_length_difference() {
         let mut w = muscle_world::<f64>(4);
         let md = MuscleRagdoll::spawn(&mut w, &rig, &MuscleRagdollDef::default(), &targets, &SpawnDef::at_rest(pose))
             .unwrap();
-        assert_eq!(md.chosen_preset(), Some(argmin), "blend {a}->{b} at {t}: distances {d:?}");
+        assert_eq!(w.controller(md).unwrap().chosen_preset(), Some(argmin), "blend {a}->{b} at {t}: distances {d:?}");
         assert_eq!(TargetPose::nearest(&targets, &lengths).unwrap().0, argmin);
         let expect = if t < 0.5 { a } else { b };
         assert_eq!(argmin, expect, "blend {a}->{b} at {t}: distances {d:?}");
@@ -607,38 +607,38 @@ fn recovers_after_a_hit<R: Real>() {
     let stance = poses[0].1.clone();
     let mut w = muscle_world::<R>(8);
     let targets = presets::humanoid16_targets::<R>();
-    let mut md =
+    let md =
         MuscleRagdoll::spawn(&mut w, &rig, &MuscleRagdollDef::default(), &targets, &SpawnDef::at_rest(stance.clone()))
             .unwrap();
-    assert_eq!(md.chosen_preset(), Some(0));
-    let pelvis = md.nodes()[rig.node_index("pelvis").unwrap()];
-    let chest = md.nodes()[rig.node_index("chest").unwrap()];
+    assert_eq!(w.controller(md).unwrap().chosen_preset(), Some(0));
+    let pelvis = w.controller(md).unwrap().nodes()[rig.node_index("pelvis").unwrap()];
+    let chest = w.controller(md).unwrap().nodes()[rig.node_index("chest").unwrap()];
     for _ in 0..60 {
-        md.step(&mut w, r(DT)).unwrap();
+        w.step(r(DT)).unwrap();
     }
     // Standing in its stance: within 1 cm of the preset (relative to the pelvis).
-    let e = md.pose_error(&w, &stance).unwrap().to_f64();
+    let e = w.controller(md).unwrap().pose_error(&w, &stance).unwrap().to_f64();
     assert!(e < 0.01, "{}: standing error {e}", R::NAME);
     // A punch to the chest (40 N·s backward): the hit re-enters physics, so the envelope
     // restarts (100 %, 2 frames, then 55 % recovering over 120 frames).
     let p = w.particles().position(chest).unwrap();
-    md.enter_physics(&w).unwrap();
+    md.enter_physics(&mut w).unwrap();
     md.apply_impulse_at(&mut w, p, v2(-40.0, 0.0)).unwrap();
     let (mut worst, mut min_pelvis) = (0.0f64, f64::MAX);
     for _ in 0..240 {
-        md.step(&mut w, r(DT)).unwrap();
-        worst = worst.max(md.pose_error(&w, &stance).unwrap().to_f64());
+        w.step(r(DT)).unwrap();
+        worst = worst.max(w.controller(md).unwrap().pose_error(&w, &stance).unwrap().to_f64());
         min_pelvis = min_pelvis.min(w.particles().position(pelvis).unwrap().y.to_f64());
-        assert!(md.max_edge_strain(&w).unwrap().to_f64() < 0.01);
+        assert!(w.controller(md).unwrap().max_edge_strain(&w).unwrap().to_f64() < 0.01);
     }
     // It was knocked out of its pose, kept standing (pelvis above 0.8 m, the stance has
     // it at 0.9 m), and is back within 5 cm of every node's target (relative to the
     // pelvis) 4 s after the hit.
     assert!(worst > 0.05, "{}: the hit should visibly move the body ({worst})", R::NAME);
     assert!(min_pelvis > 0.8, "{}: fell: pelvis down to {min_pelvis}", R::NAME);
-    let e = md.pose_error(&w, &stance).unwrap().to_f64();
+    let e = w.controller(md).unwrap().pose_error(&w, &stance).unwrap().to_f64();
     assert!(e < 0.05, "{}: pose error after recovery {e}", R::NAME);
-    assert_eq!(md.chosen_preset(), Some(0));
+    assert_eq!(w.controller(md).unwrap().chosen_preset(), Some(0));
 }
 
 #[test]
@@ -662,7 +662,7 @@ fn edge_strain_during_transition(edge_iterations: u32, from: usize, to: usize) -
     let poses = presets::humanoid16_poses::<f64>();
     let mut w = muscle_world::<f64>(8);
     let def = MuscleRagdollDef { edge_iterations, ..MuscleRagdollDef::default() };
-    let mut md = MuscleRagdoll::spawn(
+    let md = MuscleRagdoll::spawn(
         &mut w,
         &rig,
         &def,
@@ -670,15 +670,15 @@ fn edge_strain_during_transition(edge_iterations: u32, from: usize, to: usize) -
         &SpawnDef::at_rest(poses[from].1.clone()),
     )
     .unwrap();
-    md.select_preset(to).unwrap();
-    assert_eq!(md.solver_passes(&w), (8, 8 * edge_iterations));
+    w.controller_mut(md).unwrap().select_preset(to).unwrap();
+    assert_eq!(w.controller(md).unwrap().solver_passes(&w), (8, 8 * edge_iterations));
     let mut worst = 0.0f64;
     for _ in 0..180 {
-        md.step(&mut w, DT).unwrap();
-        worst = worst.max(md.max_edge_strain(&w).unwrap());
+        w.step(DT).unwrap();
+        worst = worst.max(w.controller(md).unwrap().max_edge_strain(&w).unwrap());
     }
     // The pose was reached: every node within 2 cm of the target (relative to the pelvis).
-    assert!(md.pose_error(&w, &poses[to].1).unwrap() < 0.02);
+    assert!(w.controller(md).unwrap().pose_error(&w, &poses[to].1).unwrap() < 0.02);
     worst
 }
 
@@ -697,7 +697,7 @@ fn muscle_ragdoll_rolls_back_bit_exactly_in_fixed_point() {
     let rig = presets::humanoid16_stabilised::<Fx>();
     let poses = presets::humanoid16_poses::<Fx>();
     let mut w = muscle_world::<Fx>(4);
-    let mut md = MuscleRagdoll::spawn(
+    let md = MuscleRagdoll::spawn(
         &mut w,
         &rig,
         &MuscleRagdollDef::default(),
@@ -705,36 +705,33 @@ fn muscle_ragdoll_rolls_back_bit_exactly_in_fixed_point() {
         &SpawnDef::at_rest(poses[1].1.clone()),
     )
     .unwrap();
-    let hash = |w: &World2x, md: &MuscleRagdoll<Space2<Fx>>| {
-        let mut h = StateHasher::default();
-        h.write_u64(w.state_hash());
-        md.hash_into(&mut h);
-        h.finish()
-    };
     let dt = Fx::from_f64(DT);
     for _ in 0..10 {
-        md.step(&mut w, dt).unwrap();
+        w.step(dt).unwrap();
     }
-    // Save (world snapshot + ragdoll clone), run 20 frames with a hit, restore, rerun.
-    let (snap, saved) = (w.snapshot(), md.clone());
-    let chest = md.nodes()[rig.node_index("chest").unwrap()];
-    let run = |w: &mut World2x, md: &mut MuscleRagdoll<Space2<Fx>>| {
+    // Save (the world's snapshot holds the ragdoll, a controller of the world), run 20
+    // frames with a hit, restore, rerun.
+    let snap = w.snapshot();
+    let chest = w.controller(md).unwrap().nodes()[rig.node_index("chest").unwrap()];
+    let run = |w: &mut World2x| {
         let p = w.particles().position(chest).unwrap();
         md.apply_impulse_at(w, p, XVec2::new(Fx::from_f64(-30.0), Fx::ZERO)).unwrap();
         for _ in 0..20 {
-            md.step(w, dt).unwrap();
+            w.step(dt).unwrap();
         }
     };
-    run(&mut w, &mut md);
-    let first = hash(&w, &md);
+    run(&mut w);
+    let first = w.state_hash();
+    let frame = w.controller(md).unwrap().frame();
     w.restore(&snap);
-    md = saved.clone();
-    run(&mut w, &mut md);
-    assert_eq!(hash(&w, &md), first, "restore-then-step must equal step");
+    assert_eq!(w.controller(md).unwrap().frame(), 10, "the ragdoll's frame counter is restored");
+    run(&mut w);
+    assert_eq!(w.state_hash(), first, "restore-then-step must equal step");
+    assert_eq!(w.controller(md).unwrap().frame(), frame);
     // The ragdoll's own state is part of the hash.
-    let mut other = saved;
-    other.select_preset(2).unwrap();
-    assert_ne!(other.state_hash(), md.state_hash());
+    let mut other = w.clone();
+    other.controller_mut(md).unwrap().select_preset(2).unwrap();
+    assert_ne!(other.state_hash(), w.state_hash());
 }
 
 #[test]
@@ -882,5 +879,7 @@ fn impact_passes_leave_resting_contact_alone() {
         w.step(1.0 / 60.0).unwrap();
         with.step(1.0 / 60.0).unwrap();
     }
+    // The same state, settings aside (the hash covers the settings too).
+    with.set_def(*w.def()).unwrap();
     assert_eq!(w.state_hash(), with.state_hash());
 }

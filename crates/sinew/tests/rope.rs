@@ -1,6 +1,7 @@
 //! Rope behaviour, each with a stated tolerance; key tests run in f32, f64 and fixed point.
 
 use sinew::prelude::*;
+use sinew::{DVec2, DVec3, Rot2, World};
 use sinew::{RealOf, RopeDef, RopeEnd, RopeHandle, RopePoint, SubstepSolver, VecOf};
 
 const G: f64 = 9.81;

@@ -15,6 +15,7 @@
 
 use sinew::prelude::*;
 use sinew::ragdoll::{NodeRef, Ragdoll, RigDef, RigLimit, SpawnDef, presets};
+use sinew::{DVec3, Quat, World};
 use sinew::{JointLimit, SwingTwistLimit};
 
 const DT: f64 = 1.0 / 60.0;

@@ -4,6 +4,7 @@
 
 use sinew::ParticleHandle;
 use sinew::prelude::*;
+use sinew::{DVec2, Rot2};
 
 /// A fixed linear congruential generator in `[0, 1)`.
 pub fn next(s: &mut u64) -> f64 {

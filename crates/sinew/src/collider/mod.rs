@@ -42,6 +42,7 @@ use crate::arena::define_handle;
 use crate::math::{Real, Rotation, Vector};
 use crate::particle::InteractionGroups;
 use crate::space::{RealOf, RotOf, Space, VecOf};
+use crate::state::{SavedState, StateHasher, saved_state};
 
 define_handle!(
     /// A collider in a [`crate::World`].
@@ -61,6 +62,47 @@ pub enum Shape<S: Space> {
     Capsule(Capsule<VecOf<S>, RealOf<S>>),
     /// Convex polygon (2D) or hull (3D).
     Convex(S::Convex),
+}
+
+/// Hashes the shape by what defines it (for the convex shapes, their vertices: the rest is
+/// computed from them).
+impl<S: Space> SavedState for Shape<S> {
+    fn hash_state(&self, h: &mut StateHasher) {
+        match self {
+            Shape::HalfSpace(s) => {
+                h.write_u64(0);
+                h.write(&s.normal);
+                h.write(&s.offset);
+            }
+            Shape::Ball(s) => {
+                h.write_u64(1);
+                h.write(&s.radius);
+            }
+            Shape::Cuboid(s) => {
+                h.write_u64(2);
+                h.write(&s.half_extents);
+            }
+            Shape::Capsule(s) => {
+                h.write_u64(3);
+                h.write(&s.a);
+                h.write(&s.b);
+                h.write(&s.radius);
+            }
+            Shape::Convex(s) => {
+                let v = s.vertices();
+                h.write_u64(4 | ((v.len() as u64) << 8));
+                for p in v {
+                    h.write(p);
+                }
+            }
+        }
+    }
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Shape::Convex(s) => core::mem::size_of_val(s.vertices()),
+            _ => 0,
+        }
+    }
 }
 
 fn positive_finite<R: Real>(v: R, what: &'static str) -> Result<R, SinewError> {
@@ -272,6 +314,11 @@ pub struct Collider<S: Space> {
     /// Cached [`Shape::min_half_thickness`].
     pub(crate) half_thickness: RealOf<S>,
 }
+
+saved_state!(impl[S: Space] Collider<S> {
+    shape, position, rotation, prev_position, prev_rotation, friction, static_friction, restitution, groups,
+    half_thickness,
+});
 
 impl<S: Space> Collider<S> {
     pub(crate) fn from_def(d: &ColliderDef<S>) -> Result<Self, SinewError> {

@@ -55,6 +55,8 @@ pub struct AngleLimit<R> {
     pub(crate) wide: bool,
 }
 
+crate::state::saved_state!(impl[R: Real] AngleLimit<R> { idx, min, max, compliance, lambda, min_dir, max_dir, wide });
+
 impl<R: Real> AngleLimit<R> {
     /// Signed joint angle (rad) for the given positions.
     #[must_use]
@@ -218,12 +220,5 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
 
     fn add_row_lambda(&mut self, _part: usize, dl: R) {
         self.lambda += dl;
-    }
-
-    fn hash_into(&self, h: &mut crate::snapshot::StateHasher) {
-        h.write_u64(u64::from(self.idx[1]));
-        h.write_real(self.min);
-        h.write_real(self.max);
-        h.write_real(self.lambda);
     }
 }

@@ -58,6 +58,8 @@ pub struct Attachment<S: Space> {
     pub(crate) lambda: VecOf<S>,
 }
 
+crate::state::saved_state!(impl[S: Space] Attachment<S> { particle, target, length, compliance, damping, lambda });
+
 impl<S: Space> Attachment<S> {
     pub(crate) fn new(particle: usize, d: &AttachmentDef<S>) -> Self {
         Self {

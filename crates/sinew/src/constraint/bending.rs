@@ -46,6 +46,8 @@ pub struct Bending<R> {
     pub(crate) lambda: R,
 }
 
+crate::state::saved_state!(impl[R: Real] Bending<R> { a, b, c, rest, compliance, lambda });
+
 impl<R: Real> Bending<R> {
     pub(crate) fn new(a: usize, b: usize, c: usize, rest: R, compliance: R) -> Self {
         Self { a: a as u32, b: b as u32, c: c as u32, rest, compliance, lambda: R::ZERO }

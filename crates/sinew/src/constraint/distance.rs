@@ -81,6 +81,8 @@ pub struct Distance<R> {
     pub(crate) inv_denom: R,
 }
 
+crate::state::saved_state!(impl[R: Real] Distance<R> { a, b, rest, compliance, damping, unilateral, lambda, inv_denom });
+
 impl<R: Real> Distance<R> {
     pub(crate) fn new(a: usize, b: usize, rest: R, compliance: R, damping: R, unilateral: bool) -> Self {
         Self { a: a as u32, b: b as u32, rest, compliance, damping, unilateral, lambda: R::ZERO, inv_denom: R::ZERO }

@@ -26,7 +26,10 @@ mod attachment;
 mod bending;
 mod distance;
 pub(crate) mod group_solve;
+pub(crate) mod groups;
 mod link_rows;
+pub(crate) mod order;
+pub(crate) mod sweep;
 mod swing_twist_limit;
 mod tether;
 
@@ -34,6 +37,7 @@ pub use angle_limit::{AngleLimit, AngleLimitDef};
 pub use attachment::{Attachment, AttachmentDef, AttachmentHandle};
 pub use bending::{Bending, BendingDef, BendingHandle};
 pub use distance::{Distance, DistanceDef, DistanceHandle};
+pub use order::ConstraintOrder;
 pub use swing_twist_limit::{SwingTwistLimit, SwingTwistLimitDef};
 pub use tether::{Tether, TetherDef, TetherHandle};
 
@@ -71,7 +75,7 @@ impl<R: Real> SubstepContext<R> {
 
 /// The dimension-specific joint limit stored by a world: [`AngleLimit`] in 2D,
 /// [`SwingTwistLimit`] in 3D.
-pub trait JointLimit<S: Space>: Clone + core::fmt::Debug + Send + Sync + 'static {
+pub trait JointLimit<S: Space>: crate::state::SavedState + core::fmt::Debug + Send + Sync + 'static {
     /// The definition used to create it.
     type Def: Clone + core::fmt::Debug;
     /// Builds the limit from its definition, given the current particle positions.
@@ -86,8 +90,6 @@ pub trait JointLimit<S: Space>: Clone + core::fmt::Debug + Send + Sync + 'static
     fn violation(&self, particles: &ParticleSet<S>) -> S::Real;
     /// Multipliers (for read-outs).
     fn multipliers(&self) -> Vec<S::Real>;
-    /// Mixes the limit's definition and multipliers into a state hash.
-    fn hash_into(&self, h: &mut crate::snapshot::StateHasher);
     /// Whether the world's impact passes solve groups with limits of this kind directly
     /// (their links, violated limits and contacts at once, see `group_solve`) rather
     /// than by extra Gauss–Seidel projections; the limit must then give its rows through

@@ -121,6 +121,8 @@ pub struct SwingTwistLimit<R> {
     pub(crate) lambda_twist: R,
 }
 
+crate::state::saved_state!(impl[R: Real] SwingTwistLimit<R> { idx, refs, swing_max, twist_min, twist_max, compliance, lambda_swing, lambda_twist });
+
 impl<R: Real> SwingTwistLimit<R> {
     /// Swing angle (rad) between the parent and child bones.
     #[must_use]
@@ -367,12 +369,5 @@ impl<R: Real> JointLimit<Space3<R>> for SwingTwistLimit<R> {
 
     fn multipliers(&self) -> Vec<R> {
         vec![self.lambda_swing, self.lambda_twist]
-    }
-
-    fn hash_into(&self, h: &mut crate::snapshot::StateHasher) {
-        h.write_u64(u64::from(self.idx[1]));
-        h.write_real(self.swing_max);
-        h.write_real(self.lambda_swing);
-        h.write_real(self.lambda_twist);
     }
 }

@@ -39,6 +39,8 @@ pub struct Tether<R> {
     pub length: R,
 }
 
+crate::state::saved_state!(impl[R: Real] Tether<R> { particle, anchor, length });
+
 impl<R: Real> Tether<R> {
     pub(crate) fn new(particle: usize, anchor: usize, length: R) -> Self {
         Self { particle: particle as u32, anchor: anchor as u32, length }

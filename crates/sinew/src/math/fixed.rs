@@ -1073,6 +1073,13 @@ impl DivAssign for Fx {
     }
 }
 
+impl crate::state::SavedState for Fx {
+    #[inline]
+    fn hash_state(&self, h: &mut crate::state::StateHasher) {
+        h.write_u64(Real::hash_bits(*self));
+    }
+}
+
 impl Real for Fx {
     const ZERO: Self = Fx::ZERO;
     const ONE: Self = Fx::ONE;

@@ -21,6 +21,7 @@ use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAss
 /// these three only).
 pub trait Real:
     super::sealed::Sealed
+    + crate::state::SavedState
     + Copy
     + Clone
     + Debug
@@ -165,6 +166,20 @@ pub trait Real:
     fn acos_clamped(self) -> Self {
         let x = self.clamp(-Self::ONE, Self::ONE);
         (Self::ONE - x * x).max(Self::ZERO).sqrt().atan2(x)
+    }
+}
+
+impl crate::state::SavedState for f32 {
+    #[inline]
+    fn hash_state(&self, h: &mut crate::state::StateHasher) {
+        h.write_u64(Real::hash_bits(*self));
+    }
+}
+
+impl crate::state::SavedState for f64 {
+    #[inline]
+    fn hash_state(&self, h: &mut crate::state::StateHasher) {
+        h.write_u64(Real::hash_bits(*self));
     }
 }
 

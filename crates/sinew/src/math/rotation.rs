@@ -4,7 +4,9 @@ use super::{Real, Vector, Vector2, Vector3};
 use core::fmt::Debug;
 
 /// A rotation of a 2D or 3D vector.
-pub trait Rotation<R: Real, V: Vector<R>>: Copy + Clone + Debug + PartialEq + Send + Sync + 'static {
+pub trait Rotation<R: Real, V: Vector<R>>:
+    crate::state::SavedState + Copy + Clone + Debug + PartialEq + Send + Sync + 'static
+{
     /// The identity rotation.
     const IDENTITY: Self;
     /// Rotates `v`.
@@ -28,6 +30,24 @@ pub struct Rot2<R> {
     pub c: R,
     /// sin θ.
     pub s: R,
+}
+
+impl<R: Real> crate::state::SavedState for Rot2<R> {
+    #[inline]
+    fn hash_state(&self, h: &mut crate::state::StateHasher) {
+        for c in self.components() {
+            h.write_u64(c.hash_bits());
+        }
+    }
+}
+
+impl<R: Real> crate::state::SavedState for Quat<R> {
+    #[inline]
+    fn hash_state(&self, h: &mut crate::state::StateHasher) {
+        for c in self.components() {
+            h.write_u64(c.hash_bits());
+        }
+    }
 }
 
 impl<R: Real> Rot2<R> {

@@ -13,6 +13,7 @@ use core::ops::{Add, AddAssign, Div, Index, Mul, MulAssign, Neg, Sub, SubAssign}
 /// Operations the solver needs from a 2D or 3D vector ([`Vector2`], [`Vector3`]; sealed).
 pub trait Vector<R: Real>:
     super::sealed::Sealed
+    + crate::state::SavedState
     + Copy
     + Clone
     + Debug
@@ -219,6 +220,23 @@ pub struct Vector3<R> {
 
 impl_vector_ops!(Vector2, x, y);
 impl_vector_ops!(Vector3, x, y, z);
+
+impl<R: Real> crate::state::SavedState for Vector2<R> {
+    #[inline]
+    fn hash_state(&self, h: &mut crate::state::StateHasher) {
+        h.write_u64(self.x.hash_bits());
+        h.write_u64(self.y.hash_bits());
+    }
+}
+
+impl<R: Real> crate::state::SavedState for Vector3<R> {
+    #[inline]
+    fn hash_state(&self, h: &mut crate::state::StateHasher) {
+        h.write_u64(self.x.hash_bits());
+        h.write_u64(self.y.hash_bits());
+        h.write_u64(self.z.hash_bits());
+    }
+}
 
 impl<R: Real> Vector2<R> {
     /// Builds a vector.

@@ -47,6 +47,8 @@ pub struct StrengthEnvelope<R> {
     pub full: R,
 }
 
+crate::state::saved_state!(impl[R: Real] StrengthEnvelope<R> { initial, hold_frames, dropped, ramp_frames, full });
+
 impl<R: Real> Default for StrengthEnvelope<R> {
     fn default() -> Self {
         Self { initial: R::ONE, hold_frames: 2, dropped: R::from_f64(0.55), ramp_frames: 120, full: R::ONE }
@@ -98,6 +100,8 @@ pub struct BlendSchedule {
     /// Frames of the blend (`B`), default 50; 0 = the preset at once.
     pub frames: u32,
 }
+
+crate::state::saved_state!(impl[] BlendSchedule { frames });
 
 impl Default for BlendSchedule {
     fn default() -> Self {

@@ -90,7 +90,7 @@ pub mod stats;
 
 pub use envelope::{BlendSchedule, StrengthEnvelope};
 pub use grab::Grab;
-pub use muscle::{MuscleRagdoll, MuscleRagdollDef};
+pub use muscle::{MuscleRagdoll, MuscleRagdollDef, MuscleRagdollHandle};
 pub use pose::{Pose, SpawnDef, TargetPose, pose_distance};
 pub use rig::{
     BoneDef, MuscleDef, NodeDef, NodeRef, ResolvedLimit, ResolvedRig, RigDef, RigError, RigItem, RigLimit, TwistDef,
@@ -367,7 +367,7 @@ impl<S: RigSpace> Ragdoll<S> {
     /// True while the ragdoll sleeps (at rest for a second; it wakes when touched).
     #[must_use]
     pub fn is_sleeping(&self, world: &World<S>) -> bool {
-        self.sleep.and_then(|g| world.sleep_group(g)).is_some_and(|g| g.is_sleeping())
+        self.sleep.and_then(|g| world.sleep_group(g).ok()).is_some_and(|g| g.is_sleeping())
     }
 
     /// Applies a hit impulse (N·s) at world point `point`: it is split between the two

@@ -25,9 +25,10 @@
 //! never break the edges**: each muscle iteration projects every muscle once and then
 //! every edge `E` times (default `E = 2`), ending on the edges. With `n` substeps and `I`
 //! world iterations a frame runs `n·I·M` muscle passes and `n·I·M·E` edge passes
-//! (`M` muscle iterations per world iteration, default 1). It all happens in the
-//! [`World::step_with`] hook, after the world's own constraints and before contacts,
-//! so ground contact and friction act on the nodes as on any particle.
+//! (`M` muscle iterations per world iteration, default 1). A muscle ragdoll is a
+//! [`Controller`]: it lives in the world, which solves it in every constraint iteration
+//! after its own constraints and before contacts, so ground contact and friction act on
+//! the nodes as on any particle.
 //!
 //! # Entering physics
 //!
@@ -59,18 +60,19 @@
 //!
 //! # Rollback
 //!
-//! `MuscleRagdoll` is `Clone` (a snapshot is a clone, taken with the world's
-//! [`Snapshot`](crate::Snapshot)), and [`MuscleRagdoll::hash_into`] mixes its state —
-//! frame counter, chosen preset, entry lengths, targets and multipliers — into a
-//! [`StateHasher`], alongside [`World::state_hash`].
+//! A muscle ragdoll lives in its world's state, as every controller does: the world's
+//! [`Snapshot`](crate::Snapshot) saves it (frame counter, chosen preset, entry lengths,
+//! targets and multipliers), [`World::restore`] brings it back and
+//! [`World::state_hash`] covers it.
 
 use crate::SinewError;
 use crate::constraint::{JointLimitHandle, SubstepContext};
+use crate::controller::{Controller, ControllerHandle, StepContext, SubstepSolver};
 use crate::math::{Real, Vector};
 use crate::particle::{ParticleHandle, ParticleSet};
-use crate::snapshot::StateHasher;
 use crate::space::{RealOf, Space, VecOf};
-use crate::world::{StepReport, SubstepSolver, World};
+use crate::state::{SavedState, StateHasher, saved_state};
+use crate::world::World;
 
 use super::envelope::{BlendSchedule, StrengthEnvelope};
 use super::grab::Grab;
@@ -137,6 +139,10 @@ impl<R: Real> MuscleRagdollDef<R> {
     }
 }
 
+saved_state!(impl[R: Real] MuscleRagdollDef<R> {
+    edge_iterations, muscle_iterations, compliance, damping, envelope, blend, joint_limits,
+});
+
 /// A rigid (or compliant) edge owned by the muscle ragdoll.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Edge<R> {
@@ -146,6 +152,8 @@ struct Edge<R> {
     compliance: R,
     lambda: R,
 }
+
+saved_state!(impl[R: Real] Edge<R> { a, b, rest, compliance, lambda });
 
 /// A muscle: a compliant distance toward a target length.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -162,6 +170,8 @@ struct Muscle<R> {
     compliance: Option<R>,
     lambda: R,
 }
+
+saved_state!(impl[R: Real] Muscle<R> { a, b, strength, start, target, compliance, lambda });
 
 /// XPBD projection of one distance; returns nothing, moves the two ends.
 #[inline]
@@ -209,9 +219,9 @@ fn project<S: Space>(
     p.pos[b] -= n * (wb * dl);
 }
 
-/// A Shadow Fight 3-style muscle ragdoll (see the module docs). Its nodes live in a
-/// [`World`]; its edges, muscles and schedules live here and are solved by
-/// [`MuscleRagdoll::step`].
+/// A Shadow Fight 3-style muscle ragdoll (see the module docs): a [`Controller`] whose
+/// nodes are particles of its world, and whose edges, muscles and schedules it solves
+/// every step. [`MuscleRagdoll::spawn`] adds one to a world and returns its handle.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MuscleRagdoll<S: RigSpace> {
     def: MuscleRagdollDef<RealOf<S>>,
@@ -230,14 +240,35 @@ pub struct MuscleRagdoll<S: RigSpace> {
     scale: RealOf<S>,
 }
 
+saved_state!(impl[S: RigSpace] MuscleRagdoll<S> {
+    def, nodes, edges, edge_nodes, muscles, presets, preset, frame, limits, root, head, scale,
+});
+
+/// A muscle ragdoll in a world.
+pub type MuscleRagdollHandle<S> = ControllerHandle<MuscleRagdoll<S>>;
+
 impl<S: RigSpace> MuscleRagdoll<S> {
     /// Spawns `rig` in `state` and enters physics: the current pose becomes the target,
     /// blending toward the preset nearest to it. `presets` hold one length per muscle at
     /// scale 1 (they are multiplied by `state.scale`); with no presets the body holds its
     /// entry pose.
     ///
-    /// On error nothing is left in the world.
+    /// The ragdoll is added to the world as a controller (the world steps it from then
+    /// on); its handle reads it (`world.controller(h)`) and acts on it (see
+    /// [`MuscleRagdollHandle`]'s methods). On error nothing is left in the world.
     pub fn spawn(
+        world: &mut World<S>,
+        rig: &RigDef<S>,
+        def: &MuscleRagdollDef<RealOf<S>>,
+        presets: &[TargetPose<RealOf<S>>],
+        state: &SpawnDef<S>,
+    ) -> Result<MuscleRagdollHandle<S>, SinewError> {
+        let m = Self::build(world, rig, def, presets, state)?;
+        Ok(world.add_controller(m))
+    }
+
+    /// Spawns the nodes and builds the ragdoll, without adding it to the world.
+    fn build(
         world: &mut World<S>,
         rig: &RigDef<S>,
         def: &MuscleRagdollDef<RealOf<S>>,
@@ -300,7 +331,7 @@ impl<S: RigSpace> MuscleRagdoll<S> {
                 }
             }
         }
-        out.enter_physics(world)?;
+        out.enter_physics_with(world.particles())?;
         Ok(out)
     }
 }
@@ -333,8 +364,8 @@ impl<S: RigSpace> MuscleRagdoll<S> {
     /// blend's start, the nearest preset becomes the goal, and the frame counter restarts
     /// (so the strength envelope starts again: use it when a new hit arrives or the
     /// character is switched from animation). Returns the chosen preset.
-    pub fn enter_physics(&mut self, world: &World<S>) -> Result<Option<usize>, SinewError> {
-        let lengths = self.muscle_lengths(world)?;
+    fn enter_physics_with(&mut self, particles: &ParticleSet<S>) -> Result<Option<usize>, SinewError> {
+        let lengths = self.lengths_in(particles)?;
         for (m, &l) in self.muscles.iter_mut().zip(&lengths) {
             m.start = l;
         }
@@ -355,45 +386,6 @@ impl<S: RigSpace> MuscleRagdoll<S> {
         Ok(())
     }
 
-    /// Advances the world by `dt` with the muscles and edges solved in its substep hook,
-    /// then advances the frame counter (one call = one frame of the schedules).
-    pub fn step(&mut self, world: &mut World<S>, dt: RealOf<S>) -> Result<StepReport, SinewError> {
-        for &h in &self.nodes {
-            if !world.particles().contains(h) {
-                return Err(SinewError::InvalidHandle { what: "muscle ragdoll node" });
-            }
-        }
-        self.prepare_frame();
-        let report = world.step_with(dt, &mut |s: &mut SubstepSolver<'_, S>| self.solve(s))?;
-        self.frame = self.frame.saturating_add(1);
-        self.prepare_frame();
-        Ok(report)
-    }
-
-    /// Steps the world once for several muscle ragdolls together (each one's muscles and
-    /// edges are solved in the same substep hook, in slice order), advancing every
-    /// ragdoll's frame.
-    pub fn step_all(ragdolls: &mut [Self], world: &mut World<S>, dt: RealOf<S>) -> Result<StepReport, SinewError> {
-        for r in ragdolls.iter() {
-            if r.nodes.iter().any(|&h| !world.particles().contains(h)) {
-                return Err(SinewError::InvalidHandle { what: "muscle ragdoll node" });
-            }
-        }
-        for r in ragdolls.iter_mut() {
-            r.prepare_frame();
-        }
-        let report = world.step_with(dt, &mut |s: &mut SubstepSolver<'_, S>| {
-            for r in ragdolls.iter_mut() {
-                r.solve(s);
-            }
-        })?;
-        for r in ragdolls.iter_mut() {
-            r.frame = r.frame.saturating_add(1);
-            r.prepare_frame();
-        }
-        Ok(report)
-    }
-
     /// Sets this frame's targets and compliances from the schedules.
     fn prepare_frame(&mut self) {
         let s = self.def.envelope.at(self.frame);
@@ -411,8 +403,8 @@ impl<S: RigSpace> MuscleRagdoll<S> {
         }
     }
 
-    /// The substep hook: `M` times (muscles once, then edges `E` times).
-    fn solve(&mut self, s: &mut SubstepSolver<'_, S>) {
+    /// `M` times: muscles once, then edges `E` times.
+    fn project_all(&mut self, s: &mut SubstepSolver<'_, S>) {
         let p = &mut *s.particles;
         let ctx = s.ctx;
         let zero = RealOf::<S>::ZERO;
@@ -552,13 +544,17 @@ impl<S: RigSpace> MuscleRagdoll<S> {
 
     /// Current length of every muscle.
     pub fn muscle_lengths(&self, world: &World<S>) -> Result<Vec<RealOf<S>>, SinewError> {
-        let p = self.live_positions(world)?;
+        self.lengths_in(world.particles())
+    }
+
+    fn lengths_in(&self, ps: &ParticleSet<S>) -> Result<Vec<RealOf<S>>, SinewError> {
+        let p = self.live_positions(ps)?;
         Ok(self.muscles.iter().map(|m| p[m.a as usize].distance(p[m.b as usize])).collect())
     }
 
     /// Largest `|length − rest| / rest` over the edges.
     pub fn max_edge_strain(&self, world: &World<S>) -> Result<RealOf<S>, SinewError> {
-        let p = self.live_positions(world)?;
+        let p = self.live_positions(world.particles())?;
         let mut worst = RealOf::<S>::ZERO;
         for e in &self.edges {
             let l = p[e.a as usize].distance(p[e.b as usize]);
@@ -590,72 +586,100 @@ impl<S: RigSpace> MuscleRagdoll<S> {
         Ok(worst)
     }
 
-    /// Applies a hit impulse at a point (split over the nearest edge, see
-    /// [`Ragdoll::apply_impulse_at`](super::Ragdoll::apply_impulse_at)).
-    pub fn apply_impulse_at(
-        &self,
-        world: &mut World<S>,
-        point: VecOf<S>,
-        impulse: VecOf<S>,
-    ) -> Result<(usize, usize, RealOf<S>), SinewError> {
-        super::apply_impulse_at(world, &self.nodes, &self.edge_nodes, point, impulse)
-    }
-
-    /// Grabs node `node` (see [`Grab`]).
-    pub fn grab(
-        &self,
-        world: &mut World<S>,
-        node: usize,
-        target: VecOf<S>,
-        compliance: RealOf<S>,
-    ) -> Result<Grab, SinewError> {
-        Grab::node(world, &self.nodes, node, target, compliance)
-    }
-
-    /// Removes the nodes (and any joint limits on them) from the world.
-    pub fn remove(self, world: &mut World<S>) {
-        for h in self.nodes {
-            let _ = world.remove_particle(h);
-        }
-    }
-
-    /// Mixes the ragdoll's state into a hasher (see the module docs).
-    pub fn hash_into(&self, h: &mut StateHasher) {
-        h.write_u64(u64::from(self.frame) | (self.preset.map_or(u64::MAX >> 32, |p| p as u64) << 32));
-        h.write_u64(self.nodes.len() as u64);
-        for n in &self.nodes {
-            h.write_u64(u64::from(n.0.index) | (u64::from(n.0.generation) << 32));
-        }
-        for e in &self.edges {
-            h.write_real(e.rest);
-            h.write_real(e.lambda);
-        }
-        for m in &self.muscles {
-            h.write_real(m.start);
-            h.write_real(m.target);
-            h.write_real(m.lambda);
-        }
-        for p in &self.presets {
-            for &l in &p.lengths {
-                h.write_real(l);
-            }
-        }
-    }
-
-    /// The ragdoll's state hash on its own.
-    #[must_use]
-    pub fn state_hash(&self) -> u64 {
-        let mut h = StateHasher::default();
-        self.hash_into(&mut h);
-        h.finish()
-    }
-
-    fn live_positions<'w>(&self, world: &'w World<S>) -> Result<&'w [VecOf<S>], SinewError> {
-        let ps = world.particles();
+    fn live_positions<'w>(&self, ps: &'w ParticleSet<S>) -> Result<&'w [VecOf<S>], SinewError> {
         if self.nodes.iter().all(|&h| ps.contains(h)) {
             Ok(ps.positions())
         } else {
             Err(SinewError::InvalidHandle { what: "muscle ragdoll node" })
         }
+    }
+}
+
+impl<S: RigSpace> Controller<S> for MuscleRagdoll<S> {
+    fn begin_step(&mut self, _: &mut StepContext<'_, S>) {
+        self.prepare_frame();
+    }
+
+    /// The substep hook: `M` times (muscles once, then edges `E` times).
+    fn solve(&mut self, s: &mut SubstepSolver<'_, S>) {
+        self.project_all(s);
+    }
+
+    /// One call = one frame of the schedules.
+    fn end_step(&mut self, _: &mut StepContext<'_, S>) {
+        self.frame = self.frame.saturating_add(1);
+        self.prepare_frame();
+    }
+
+    /// A node is gone: the edges and muscles that pull on it go too (the rest of the body
+    /// keeps acting).
+    fn particle_removed(&mut self, p: ParticleHandle) {
+        let k = p.index() as u32;
+        if !self.nodes.contains(&p) {
+            return;
+        }
+        let keep: Vec<bool> = self.edges.iter().map(|e| e.a != k && e.b != k).collect();
+        let mut it = keep.iter();
+        self.edge_nodes.retain(|_| *it.next().unwrap_or(&true));
+        self.edges.retain(|e| e.a != k && e.b != k);
+        self.muscles.retain(|m| m.a != k && m.b != k);
+        // (Presets keep one length per muscle: drop the removed muscles' lengths.)
+        if self.presets.iter().any(|p| p.lengths.len() != self.muscles.len()) {
+            self.presets.clear();
+            self.preset = None;
+        }
+    }
+
+    fn hash_state(&self, h: &mut StateHasher) {
+        SavedState::hash_state(self, h);
+    }
+
+    fn heap_bytes(&self) -> usize {
+        SavedState::heap_bytes(self)
+    }
+}
+
+impl<S: RigSpace> MuscleRagdollHandle<S> {
+    /// Enters physics from the current state: the current muscle lengths become the
+    /// blend's start, the nearest preset becomes the goal, and the frame counter restarts
+    /// (so the strength envelope starts again: use it when a new hit arrives or the
+    /// character is switched from animation). Returns the chosen preset.
+    pub fn enter_physics(self, world: &mut World<S>) -> Result<Option<usize>, SinewError> {
+        let (m, ps) = world.controller_and_particles_mut(self)?;
+        m.enter_physics_with(ps)
+    }
+
+    /// Applies a hit impulse at a point (split over the nearest edge, see
+    /// [`Ragdoll::apply_impulse_at`](super::Ragdoll::apply_impulse_at)).
+    pub fn apply_impulse_at(
+        self,
+        world: &mut World<S>,
+        point: VecOf<S>,
+        impulse: VecOf<S>,
+    ) -> Result<(usize, usize, RealOf<S>), SinewError> {
+        let m = world.controller(self)?;
+        let (nodes, edge_nodes) = (m.nodes.clone(), m.edge_nodes.clone());
+        super::apply_impulse_at(world, &nodes, &edge_nodes, point, impulse)
+    }
+
+    /// Grabs node `node` (see [`Grab`]).
+    pub fn grab(
+        self,
+        world: &mut World<S>,
+        node: usize,
+        target: VecOf<S>,
+        compliance: RealOf<S>,
+    ) -> Result<Grab, SinewError> {
+        let nodes = world.controller(self)?.nodes.clone();
+        Grab::node(world, &nodes, node, target, compliance)
+    }
+
+    /// Removes the ragdoll and its nodes (and any joint limits on them) from the world.
+    pub fn remove(self, world: &mut World<S>) -> Result<(), SinewError> {
+        let m = world.remove_controller(self)?;
+        for h in m.nodes {
+            let _ = world.remove_particle(h);
+        }
+        Ok(())
     }
 }

@@ -210,6 +210,8 @@ pub struct TargetPose<R> {
     pub lengths: Vec<R>,
 }
 
+crate::state::saved_state!(impl[R: Real] TargetPose<R> { name, lengths });
+
 impl<R: Real> TargetPose<R> {
     /// The muscle lengths of `pose`.
     pub fn from_pose<S: Space<Real = R>>(

@@ -69,7 +69,7 @@ impl<S: RigSpace> Ragdoll<S> {
         let p = world.particles().positions();
         let (mut sum, mut worst) = (RealOf::<S>::ZERO, RealOf::<S>::ZERO);
         for &h in &self.bones {
-            let c = world.distance(h).ok_or(SinewError::InvalidHandle { what: "ragdoll bone" })?;
+            let c = world.distance(h).map_err(|_| SinewError::InvalidHandle { what: "ragdoll bone" })?;
             let (a, b) = c.indices();
             let e = (p[a].distance(p[b]) - c.rest).abs();
             sum += e;
@@ -87,7 +87,7 @@ impl<S: RigSpace> Ragdoll<S> {
     pub fn max_limit_violation(&self, world: &World<S>) -> Result<RealOf<S>, SinewError> {
         let mut worst = RealOf::<S>::ZERO;
         for &h in &self.limits {
-            let l = world.joint_limit(h).ok_or(SinewError::InvalidHandle { what: "ragdoll joint limit" })?;
+            let l = world.joint_limit(h).map_err(|_| SinewError::InvalidHandle { what: "ragdoll joint limit" })?;
             worst = worst.max(l.violation(world.particles()));
         }
         Ok(worst)

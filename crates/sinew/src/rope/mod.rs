@@ -22,18 +22,21 @@
 //! - **Wind** (drag toward a wind velocity), per-rope gravity scale, **sleeping** at rest.
 //! - A smooth **Catmull–Rom** curve through the particles for drawing ([`curve`]).
 
-pub(crate) mod api;
 pub(crate) mod chain;
 pub mod curve;
 pub mod edge;
-pub mod reel;
-pub mod tear;
+pub(crate) mod reel;
+pub(crate) mod solve;
+pub(crate) mod tear;
 
 use crate::SinewError;
-use crate::arena::define_handle;
+use crate::arena::{Arena, define_handle};
+use crate::constraint::Bending;
 use crate::math::{Real, Vector};
-use crate::particle::ParticleHandle;
+use crate::particle::{ParticleDef, ParticleHandle, ParticleSet};
+use crate::sleep::Sleep;
 use crate::space::{RealOf, Space, VecOf};
+use crate::state::saved_state;
 
 define_handle!(
     /// A rope in a [`crate::World`].
@@ -281,27 +284,101 @@ pub struct Rope<S: Space> {
     /// Mass per metre (kg/m) for particles created by reeling.
     pub(crate) density: RealOf<S>,
     /// Stretch compliance.
-    pub compliance: RealOf<S>,
+    pub(crate) compliance: RealOf<S>,
     /// Bending compliance.
-    pub bend_compliance: Option<RealOf<S>>,
+    pub(crate) bend_compliance: Option<RealOf<S>>,
     /// Tethers on.
-    pub tethers: bool,
+    pub(crate) tethers: bool,
     /// Rope radius (m).
-    pub radius: RealOf<S>,
+    pub(crate) radius: RealOf<S>,
     /// Friction override.
-    pub friction: Option<RealOf<S>>,
+    pub(crate) friction: Option<RealOf<S>>,
     /// Tear threshold (N).
-    pub tear_tension: Option<RealOf<S>>,
+    pub(crate) tear_tension: Option<RealOf<S>>,
     /// Spans collide.
-    pub edge_collisions: bool,
+    pub(crate) edge_collisions: bool,
     /// Wind velocity (m/s) the rope is dragged toward.
-    pub wind: VecOf<S>,
+    pub(crate) wind: VecOf<S>,
     /// Drag coefficient per particle (N·s/m) toward `wind`; 0 = no wind.
-    pub drag: RealOf<S>,
-    /// Asleep: skipped by the solver until something wakes it.
-    pub(crate) sleeping: bool,
-    /// Consecutive steps spent below the sleep speed.
-    pub(crate) calm_steps: u32,
+    pub(crate) drag: RealOf<S>,
+    /// Sleep (see [`crate::sleep`]): a sleeping rope is skipped by the solver until
+    /// something wakes it.
+    pub(crate) sleep: Sleep,
+}
+
+saved_state!(impl[S: Space] Rope<S> {
+    particles, idx, rest, lambda, bend_lambda, bend_rest, segment_length, density, compliance, bend_compliance,
+    tethers, radius, friction, tear_tension, edge_collisions, wind, drag, sleep,
+});
+
+/// What rope edits (reeling, cutting, removing a particle) need from the world that holds
+/// the rope's particles: implemented by [`crate::World`], so the rope module never names
+/// the world.
+pub(crate) trait RopeHost<S: Space> {
+    /// The particles.
+    fn particles(&self) -> &ParticleSet<S>;
+    /// Adds a particle (validated).
+    fn add_particle(&mut self, def: &ParticleDef<S>) -> Result<ParticleHandle, SinewError>;
+    /// Removes a particle and what names it, except its rope (the caller edits that).
+    fn remove_rope_particle(&mut self, p: ParticleHandle) -> Result<(), SinewError>;
+    /// The ropes.
+    fn ropes_mut(&mut self) -> &mut Arena<Rope<S>>;
+}
+
+impl<S: Space> Rope<S> {
+    /// Builds a rope from its definition: its particles along `def.points` (each created by
+    /// `add_particle`), the chain, bending rest values and material.
+    pub(crate) fn build(
+        def: &RopeDef<S>,
+        mut add_particle: impl FnMut(&ParticleDef<S>) -> Result<ParticleHandle, SinewError>,
+    ) -> Result<Self, SinewError> {
+        let pts = def.layout()?;
+        let n = pts.len() - 1;
+        let mut rest = Vec::with_capacity(n);
+        let mut total = RealOf::<S>::ZERO;
+        for w in pts.windows(2) {
+            let l = (w[1] - w[0]).length();
+            rest.push(l);
+            total += l;
+        }
+        let density = def.mass / total;
+        let mut particles = Vec::with_capacity(n + 1);
+        for (i, &p) in pts.iter().enumerate() {
+            // Each particle carries half of each adjacent segment.
+            let left = if i > 0 { rest[i - 1] } else { RealOf::<S>::ZERO };
+            let right = if i < n { rest[i] } else { RealOf::<S>::ZERO };
+            let mut pd = ParticleDef::<S>::at(p);
+            pd.mass = density * (left + right) * RealOf::<S>::HALF;
+            pd.radius = def.radius;
+            pd.gravity_scale = def.gravity_scale;
+            pd.friction = def.friction;
+            pd.pinned = (i == 0 && def.pin_start) || (i == n && def.pin_end);
+            particles.push(add_particle(&pd)?);
+        }
+        let idx = particles.iter().map(|h| h.index() as u32).collect();
+        let bend_rest: Vec<RealOf<S>> =
+            pts.windows(3).map(|w| Bending::<RealOf<S>>::measure(w[0], w[1], w[2])).collect();
+        Ok(Rope {
+            particles,
+            idx,
+            lambda: vec![RealOf::<S>::ZERO; n],
+            bend_lambda: vec![RealOf::<S>::ZERO; bend_rest.len()],
+            bend_rest,
+            rest,
+            segment_length: total / RealOf::<S>::from_i32(n as i32),
+            density,
+            compliance: def.compliance,
+            bend_compliance: def.bend_compliance,
+            tethers: def.tethers,
+            radius: def.radius,
+            friction: def.friction,
+            tear_tension: def.tear_tension,
+            edge_collisions: def.edge_collisions,
+            wind: VecOf::<S>::ZERO,
+            drag: RealOf::<S>::ZERO,
+            sleep: Sleep::default(),
+        })
+    }
 }
 
 impl<S: Space> Rope<S> {
@@ -325,21 +402,73 @@ impl<S: Space> Rope<S> {
     pub fn rest_length(&self) -> RealOf<S> {
         self.rest.iter().fold(RealOf::<S>::ZERO, |a, &b| a + b)
     }
-    /// Heap bytes held (for snapshot sizing).
+    /// The first particle.
     #[must_use]
-    pub fn heap_bytes(&self) -> usize {
-        use core::mem::size_of_val;
-        size_of_val(self.particles.as_slice())
-            + size_of_val(self.idx.as_slice())
-            + size_of_val(self.rest.as_slice())
-            + size_of_val(self.lambda.as_slice())
-            + size_of_val(self.bend_lambda.as_slice())
-            + size_of_val(self.bend_rest.as_slice())
+    pub fn start(&self) -> ParticleHandle {
+        self.particles[0]
+    }
+    /// The last particle (the end a weight usually hangs from).
+    #[must_use]
+    pub fn end(&self) -> ParticleHandle {
+        self.particles[self.particles.len() - 1]
+    }
+    /// The particle at one end.
+    #[must_use]
+    pub fn end_particle(&self, end: RopeEnd) -> ParticleHandle {
+        match end {
+            RopeEnd::Start => self.start(),
+            RopeEnd::End => self.end(),
+        }
+    }
+    /// Rope radius (m).
+    #[must_use]
+    pub fn radius(&self) -> RealOf<S> {
+        self.radius
+    }
+    /// Stretch compliance (m/N); 0 = inextensible.
+    #[must_use]
+    pub fn compliance(&self) -> RealOf<S> {
+        self.compliance
+    }
+    /// Bending compliance (`None`: limp).
+    #[must_use]
+    pub fn bend_compliance(&self) -> Option<RealOf<S>> {
+        self.bend_compliance
+    }
+    /// Whether tethers back up the chain.
+    #[must_use]
+    pub fn has_tethers(&self) -> bool {
+        self.tethers
+    }
+    /// Friction override against colliders.
+    #[must_use]
+    pub fn friction(&self) -> Option<RealOf<S>> {
+        self.friction
+    }
+    /// Tear threshold (N).
+    #[must_use]
+    pub fn tear_tension(&self) -> Option<RealOf<S>> {
+        self.tear_tension
+    }
+    /// Whether spans collide (not only particles).
+    #[must_use]
+    pub fn edge_collisions(&self) -> bool {
+        self.edge_collisions
+    }
+    /// Wind velocity (m/s) and drag coefficient (N·s/m per particle).
+    #[must_use]
+    pub fn wind(&self) -> (VecOf<S>, RealOf<S>) {
+        (self.wind, self.drag)
+    }
+    /// Nominal segment length (m): reeling inserts and removes particles around it.
+    #[must_use]
+    pub fn segment_length(&self) -> RealOf<S> {
+        self.segment_length
     }
     /// True while asleep.
     #[must_use]
     pub fn is_sleeping(&self) -> bool {
-        self.sleeping
+        self.sleep.sleeping
     }
     /// Particle index nearest to arc length `s` from the start.
     #[must_use]

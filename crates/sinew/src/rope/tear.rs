@@ -8,49 +8,109 @@
 
 use super::{Rope, RopeHandle};
 use crate::SinewError;
+use crate::arena::Arena;
+use crate::sleep::Sleep;
 use crate::space::Space;
-use crate::world::World;
 
-impl<S: Space> World<S> {
-    /// Cuts segment `segment` (0-based from the start). Returns the handle of the new
-    /// piece (the part after the cut), or `None` when that part is a single particle,
-    /// which is then left as a free particle.
-    pub fn cut_rope(&mut self, h: RopeHandle, segment: usize) -> Result<Option<RopeHandle>, SinewError> {
-        let rope = self.rope_mut(h)?;
-        if segment >= rope.rest.len() {
-            return Err(SinewError::InvalidParameter { what: "rope segment", reason: "index out of range" });
+/// Cuts segment `segment` (0-based from the start). Returns the handle of the new
+/// piece (the part after the cut), or `None` when that part is a single particle,
+/// which is then left as a free particle.
+pub(crate) fn cut<S: Space>(
+    ropes: &mut Arena<Rope<S>>,
+    h: RopeHandle,
+    segment: usize,
+) -> Result<Option<RopeHandle>, SinewError> {
+    let rope = ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })?;
+    if segment >= rope.rest.len() {
+        return Err(SinewError::InvalidParameter { what: "rope segment", reason: "index out of range" });
+    }
+    rope.sleep.wake();
+    let tail_particles = rope.particles.split_off(segment + 1);
+    let tail_idx = rope.idx.split_off(segment + 1);
+    let mut tail_rest = rope.rest.split_off(segment);
+    tail_rest.remove(0);
+    let mut tail_lambda = rope.lambda.split_off(segment);
+    tail_lambda.remove(0);
+    let keep_bends = segment.saturating_sub(1).min(rope.bend_rest.len());
+    let mut tail_bend_rest = rope.bend_rest.split_off(keep_bends);
+    let mut tail_bend_lambda = rope.bend_lambda.split_off(keep_bends);
+    // Bends spanning the cut (centred on particles `segment` and `segment + 1`) go.
+    let drop = 2.min(tail_bend_rest.len());
+    tail_bend_rest.drain(..drop);
+    tail_bend_lambda.drain(..drop);
+    let piece = Rope {
+        particles: tail_particles,
+        idx: tail_idx,
+        rest: tail_rest,
+        lambda: tail_lambda,
+        bend_rest: tail_bend_rest,
+        bend_lambda: tail_bend_lambda,
+        ..rope.clone_material()
+    };
+    let head_empty = rope.rest.is_empty();
+    let piece_handle = if piece.rest.is_empty() { None } else { Some(RopeHandle(ropes.insert(piece))) };
+    if head_empty {
+        // The head is a lone particle: no longer a rope.
+        ropes.remove(h.0);
+    }
+    Ok(piece_handle)
+}
+
+/// Takes particle `i` (counted from the start) out of rope `h`, for a particle that is being
+/// removed from the world: an end particle takes its segment with it, an inner one splits
+/// the rope in two around it (the part after it a new rope, as [`cut`] makes). A rope left
+/// with a single particle is no rope any more and is removed (its particle stays, free).
+/// Returns the new rope, if one was made.
+pub(crate) fn detach<S: Space>(
+    ropes: &mut Arena<Rope<S>>,
+    h: RopeHandle,
+    i: usize,
+) -> Result<Option<RopeHandle>, SinewError> {
+    let rope = ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })?;
+    let n = rope.particles.len();
+    if i >= n {
+        return Err(SinewError::InvalidParameter { what: "rope particle", reason: "index out of range" });
+    }
+    rope.sleep.wake();
+    if n <= 2 {
+        ropes.remove(h.0);
+        return Ok(None);
+    }
+    if i == 0 || i == n - 1 {
+        drop_end(rope, i == 0);
+        return Ok(None);
+    }
+    // Inner: cut after it, then drop it from the head's end.
+    let tail = cut(ropes, h, i)?;
+    if let Some(head) = ropes.get_mut(h.0) {
+        if head.particles.len() <= 2 {
+            ropes.remove(h.0);
+        } else {
+            drop_end(head, false);
         }
-        rope.sleeping = false;
-        rope.calm_steps = 0;
-        let tail_particles = rope.particles.split_off(segment + 1);
-        let tail_idx = rope.idx.split_off(segment + 1);
-        let mut tail_rest = rope.rest.split_off(segment);
-        tail_rest.remove(0);
-        let mut tail_lambda = rope.lambda.split_off(segment);
-        tail_lambda.remove(0);
-        let keep_bends = segment.saturating_sub(1).min(rope.bend_rest.len());
-        let mut tail_bend_rest = rope.bend_rest.split_off(keep_bends);
-        let mut tail_bend_lambda = rope.bend_lambda.split_off(keep_bends);
-        // Bends spanning the cut (centred on particles `segment` and `segment + 1`) go.
-        let drop = 2.min(tail_bend_rest.len());
-        tail_bend_rest.drain(..drop);
-        tail_bend_lambda.drain(..drop);
-        let piece = Rope {
-            particles: tail_particles,
-            idx: tail_idx,
-            rest: tail_rest,
-            lambda: tail_lambda,
-            bend_rest: tail_bend_rest,
-            bend_lambda: tail_bend_lambda,
-            ..rope.clone_material()
-        };
-        let head_empty = rope.rest.is_empty();
-        let piece_handle = if piece.rest.is_empty() { None } else { Some(RopeHandle(self.ropes.insert(piece))) };
-        if head_empty {
-            // The head is a lone particle: no longer a rope.
-            self.ropes.remove(h.0);
+    }
+    Ok(tail)
+}
+
+/// Removes the first (`start`) or last particle of a rope of three or more, with its
+/// segment and the bend centred next to it.
+fn drop_end<S: Space>(rope: &mut Rope<S>, start: bool) {
+    if start {
+        rope.particles.remove(0);
+        rope.idx.remove(0);
+        rope.rest.remove(0);
+        rope.lambda.remove(0);
+        if !rope.bend_rest.is_empty() {
+            rope.bend_rest.remove(0);
+            rope.bend_lambda.remove(0);
         }
-        Ok(piece_handle)
+    } else {
+        rope.particles.pop();
+        rope.idx.pop();
+        rope.rest.pop();
+        rope.lambda.pop();
+        rope.bend_rest.pop();
+        rope.bend_lambda.pop();
     }
 }
 
@@ -75,8 +135,7 @@ impl<S: Space> Rope<S> {
             edge_collisions: self.edge_collisions,
             wind: self.wind,
             drag: self.drag,
-            sleeping: false,
-            calm_steps: 0,
+            sleep: Sleep::default(),
         }
     }
 }

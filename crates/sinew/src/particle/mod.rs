@@ -14,9 +14,12 @@
 //! Storage is structure-of-arrays (positions together, velocities together, ...) so the
 //! solver's loops stream through memory; removed slots are reused last-freed-first.
 
+pub(crate) mod integrate;
+
 use crate::arena::{RawHandle, define_handle};
 use crate::math::{Real, Vector};
 use crate::space::{RealOf, Space, VecOf};
+use crate::state::{SavedState, StateHasher, saved_state};
 
 define_handle!(
     /// A particle in a [`crate::World`].
@@ -44,6 +47,13 @@ impl InteractionGroups {
     #[must_use]
     pub fn test(self, o: Self) -> bool {
         (self.memberships & o.filter) != 0 && (o.memberships & self.filter) != 0
+    }
+}
+
+impl SavedState for InteractionGroups {
+    #[inline]
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.write_u64(u64::from(self.memberships) | (u64::from(self.filter) << 32));
     }
 }
 
@@ -125,26 +135,6 @@ pub(crate) const ALIVE: u8 = 1;
 pub(crate) const KINEMATIC: u8 = 2;
 pub(crate) const COLLIDES: u8 = 4;
 
-/// A particle's contact anchor besides its position (see "Contact anchors" in the world's
-/// module docs): the radius of the region its collider pairs hold for, the extra
-/// broad-phase reach they were gathered with, and [`AnchorInfo::ANCHORED`] /
-/// [`AnchorInfo::PLANES`] / [`AnchorInfo::LONELY`].
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct AnchorInfo<R> {
-    pub region: R,
-    pub extra: R,
-    pub flags: u8,
-}
-
-impl<R> AnchorInfo<R> {
-    /// The slot has a contact anchor.
-    pub const ANCHORED: u8 = 1;
-    /// Its pairs carry contact planes.
-    pub const PLANES: u8 = 2;
-    /// It has no pairs: nothing lies within its region.
-    pub const LONELY: u8 = 4;
-}
-
 /// Structure-of-arrays particle storage. Indices of live particles never move.
 #[derive(Clone, Debug, Default)]
 pub struct ParticleSet<S: Space> {
@@ -166,12 +156,12 @@ pub struct ParticleSet<S: Space> {
     pub(crate) generation: Vec<u32>,
     pub(crate) free: Vec<u32>,
     pub(crate) live: usize,
-    /// Contact anchors (see "Contact anchors" in the world's module docs): where the slot's
-    /// collider pairs were gathered, and what they hold for. Part of the state (snapshots
-    /// keep it): which steps gather afresh depends on it.
-    pub(crate) anchor: Vec<VecOf<S>>,
-    pub(crate) anchor_info: Vec<AnchorInfo<RealOf<S>>>,
 }
+
+saved_state!(impl[S: Space] ParticleSet<S> {
+    pos, prev, vel, inv_mass, mass, radius, gravity_scale, force, friction, groups, flags, target, step_start,
+    generation, free, live,
+});
 
 impl<S: Space> ParticleSet<S> {
     /// Inserts a particle; the definition must already be validated.
@@ -202,8 +192,6 @@ impl<S: Space> ParticleSet<S> {
             self.groups[k] = d.groups;
             self.flags[k] = flags;
             self.target[k] = None;
-            self.anchor[k] = d.position;
-            self.anchor_info[k] = AnchorInfo::default();
             return ParticleHandle(RawHandle { index: i, generation: self.generation[k] });
         }
         let i = self.pos.len() as u32;
@@ -221,8 +209,6 @@ impl<S: Space> ParticleSet<S> {
         self.flags.push(flags);
         self.target.push(None);
         self.generation.push(0);
-        self.anchor.push(d.position);
-        self.anchor_info.push(AnchorInfo::default());
         ParticleHandle(RawHandle { index: i, generation: 0 })
     }
 
@@ -236,7 +222,6 @@ impl<S: Space> ParticleSet<S> {
         self.inv_mass[k] = RealOf::<S>::ZERO;
         self.vel[k] = VecOf::<S>::ZERO;
         self.target[k] = None;
-        self.anchor_info[k].flags = 0;
         self.generation[k] = self.generation[k].wrapping_add(1);
         self.free.push(h.0.index);
         self.live -= 1;

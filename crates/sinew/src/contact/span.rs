@@ -1,14 +1,22 @@
-//! The world's rope API and the rope parts of the step.
+//! Rope span contacts: each segment of a rope collides as a capsule of the rope's radius,
+//! tested swept, so a rope cannot slip through a post thinner than its particle spacing or
+//! cut a box corner between two particles (the geometry is in [`crate::rope::edge`]).
+//!
+//! Spans get the particles' treatment (see "Contact planes" and "Contact anchors" in the
+//! module docs of [`crate::contact`]): their candidates are the union of their two ends'
+//! gathered colliders, their contacts are found once per step while both ends stay near
+//! their anchors, and a span whose two ends kept their anchors and pairs keeps last step's
+//! items.
 
-use super::chain::{ChainRef, solve_chain};
-use super::edge::{LocalPlane, SpanStep, contact_reach, span_step_contact, swept_segment_contact};
-use super::{Rope, RopeDef, RopeHandle, RopePoint};
-use crate::SinewError;
-use crate::constraint::{Bending, SubstepContext};
+use super::anchors::ContactAnchors;
+use super::{ContactParams, ContactScratch};
+use crate::arena::Arena;
+use crate::collider::{Aabb, BroadPhase, Collider};
 use crate::math::{Real, Rotation, Vector};
-use crate::particle::{ALIVE, KINEMATIC, ParticleDef, ParticleHandle};
+use crate::particle::ParticleSet;
+use crate::rope::Rope;
+use crate::rope::edge::{LocalPlane, SpanStep, contact_reach, span_step_contact, swept_segment_contact};
 use crate::space::{RealOf, Space, VecOf};
-use crate::world::World;
 
 /// Per-step span candidates, this step's and last step's (see [`EdgeLists`]).
 #[derive(Clone, Debug, Default)]
@@ -104,297 +112,36 @@ pub(crate) struct EdgeContact<S: Space> {
     pub mu: RealOf<S>,
 }
 
-/// Speed below which a rope counts as at rest (m/s), and how long it must stay there
-/// before sleeping (steps).
-const SLEEP_SPEED_RATIO: (i32, i32) = (1, 100);
-const SLEEP_AFTER_STEPS: u32 = 60;
-/// Most Newton steps of the chain solve per substep and iteration. Ropes in ordinary
-/// motion take one; a rope pulled nearly straight at speed needs many (the linearisation
-/// of a nearly straight chain is poor), and stopping Newton half-way can leave it worse
-/// than one step would: on a 40-link rope whose ends are pulled apart at 5 m/s to 99 %
-/// of its length, a cap of 4 leaves 3.5–7.5 % stretch, 8 leaves 14–29 %, 32 leaves
-/// 0.09 % (f32, f64, fixed). The cap only costs where it is needed: the 14 m and
-/// 100-rope benchmark scenes average 1.0–1.2 steps per substep either way.
-const MAX_NEWTON_STEPS: u32 = 32;
+/// What the span contacts read and write.
+pub(crate) struct Spans<'a, S: Space> {
+    pub params: &'a ContactParams<RealOf<S>>,
+    pub particles: &'a ParticleSet<S>,
+    pub anchors: &'a ContactAnchors<S>,
+    pub colliders: &'a Arena<Collider<S>>,
+    pub broad_phase: &'a mut BroadPhase<VecOf<S>>,
+    pub ropes: &'a Arena<Rope<S>>,
+    /// The particles' gathering and this substep's reaches.
+    pub contact: &'a ContactScratch<S>,
+    pub edge: &'a mut EdgeScratch<S>,
+    pub edge_contacts: &'a mut Vec<EdgeContact<S>>,
+}
 
-impl<S: Space> World<S> {
-    /// Adds a rope: particles along `def.points`, the chain, optional bending and tethers.
-    pub fn add_rope(&mut self, def: &RopeDef<S>) -> Result<RopeHandle, SinewError> {
-        let pts = def.layout()?;
-        let n = pts.len() - 1;
-        let mut rest = Vec::with_capacity(n);
-        let mut total = RealOf::<S>::ZERO;
-        for w in pts.windows(2) {
-            let l = (w[1] - w[0]).length();
-            rest.push(l);
-            total += l;
-        }
-        let density = def.mass / total;
-        let mut particles = Vec::with_capacity(n + 1);
-        for (i, &p) in pts.iter().enumerate() {
-            // Each particle carries half of each adjacent segment.
-            let left = if i > 0 { rest[i - 1] } else { RealOf::<S>::ZERO };
-            let right = if i < n { rest[i] } else { RealOf::<S>::ZERO };
-            let mut pd = ParticleDef::<S>::at(p);
-            pd.mass = density * (left + right) * RealOf::<S>::HALF;
-            pd.radius = def.radius;
-            pd.gravity_scale = def.gravity_scale;
-            pd.friction = def.friction;
-            pd.pinned = (i == 0 && def.pin_start) || (i == n && def.pin_end);
-            particles.push(self.add_particle(&pd)?);
-        }
-        let idx = particles.iter().map(|h| h.index() as u32).collect();
-        let bend_rest: Vec<RealOf<S>> =
-            pts.windows(3).map(|w| Bending::<RealOf<S>>::measure(w[0], w[1], w[2])).collect();
-        let rope = Rope {
-            particles,
-            idx,
-            lambda: vec![RealOf::<S>::ZERO; n],
-            bend_lambda: vec![RealOf::<S>::ZERO; bend_rest.len()],
-            bend_rest,
-            rest,
-            segment_length: total / RealOf::<S>::from_i32(n as i32),
-            density,
-            compliance: def.compliance,
-            bend_compliance: def.bend_compliance,
-            tethers: def.tethers,
-            radius: def.radius,
-            friction: def.friction,
-            tear_tension: def.tear_tension,
-            edge_collisions: def.edge_collisions,
-            wind: VecOf::<S>::ZERO,
-            drag: RealOf::<S>::ZERO,
-            sleeping: false,
-            calm_steps: 0,
-        };
-        Ok(RopeHandle(self.ropes.insert(rope)))
-    }
-
-    /// A rope.
-    #[must_use]
-    pub fn rope(&self, h: RopeHandle) -> Option<&Rope<S>> {
-        self.ropes.get(h.0)
-    }
-
-    /// Ropes in slot order (torn pieces included).
-    pub fn ropes(&self) -> impl Iterator<Item = (RopeHandle, &Rope<S>)> {
-        self.ropes.iter().map(|(h, r)| (RopeHandle(h), r))
-    }
-
-    pub(crate) fn rope_mut(&mut self, h: RopeHandle) -> Result<&mut Rope<S>, SinewError> {
-        self.ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })
-    }
-
-    /// Removes a rope and its particles.
-    pub fn remove_rope(&mut self, h: RopeHandle) -> Result<(), SinewError> {
-        let rope = self.ropes.remove(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })?;
-        for p in rope.particles {
-            let _ = self.remove_particle(p);
-        }
-        Ok(())
-    }
-
-    /// Tension (N) of every segment in the last substep, start to end (positive = pulled).
-    pub fn rope_tensions(&self, h: RopeHandle) -> Result<Vec<RealOf<S>>, SinewError> {
-        let rope = self.rope(h).ok_or(SinewError::InvalidHandle { what: "rope" })?;
-        Ok(rope.lambda.iter().map(|&l| self.lambda_to_force(-l)).collect())
-    }
-
-    /// Grabs the rope at a point: pins the particle there and returns it. Drive it with
-    /// [`crate::particle::ParticleSet::set_kinematic_target`]; let go with
-    /// [`World::release_particle`] (it keeps the hand's velocity).
-    pub fn grab_rope(&mut self, h: RopeHandle, at: RopePoint<RealOf<S>>) -> Result<ParticleHandle, SinewError> {
-        let rope = self.rope_mut(h)?;
-        let i = rope.resolve(at)?;
-        let p = rope.particles[i];
-        rope.sleeping = false;
-        self.particles.pin(p)?;
-        Ok(p)
-    }
-
-    /// Releases a pinned or driven particle with the velocity it is moving at (so a rope
-    /// swung by a hand flies on when let go). Particles created with mass 0 get 1 kg.
-    pub fn release_particle(&mut self, p: ParticleHandle) -> Result<(), SinewError> {
-        let v = self.particles.velocity(p).ok_or(SinewError::InvalidHandle { what: "particle" })?;
-        self.particles.release(p, v, RealOf::<S>::ONE)?;
-        self.wake_ropes_with(p);
-        Ok(())
-    }
-
-    /// Sets the wind a rope is dragged toward (m/s) and the drag coefficient (N·s/m per
-    /// particle); a drag of 0 turns wind off.
-    pub fn set_rope_wind(&mut self, h: RopeHandle, wind: VecOf<S>, drag: RealOf<S>) -> Result<(), SinewError> {
-        crate::particle::check_finite(wind, "wind")?;
-        if !drag.is_finite() || drag < RealOf::<S>::ZERO {
-            return Err(SinewError::InvalidParameter { what: "drag", reason: "must be finite and ≥ 0" });
-        }
-        let rope = self.rope_mut(h)?;
-        rope.wind = wind;
-        rope.drag = drag;
-        rope.sleeping = false;
-        Ok(())
-    }
-
-    /// Wakes a sleeping rope.
-    pub fn wake_rope(&mut self, h: RopeHandle) -> Result<(), SinewError> {
-        let rope = self.rope_mut(h)?;
-        rope.sleeping = false;
-        rope.calm_steps = 0;
-        Ok(())
-    }
-
-    pub(crate) fn wake_ropes_with(&mut self, p: ParticleHandle) {
-        self.wake_ropes_with_slot(p.index());
-    }
-
-    pub(crate) fn wake_ropes_with_slot(&mut self, slot: usize) {
-        let k = slot as u32;
-        for r in self.ropes.values_mut() {
-            if r.idx.contains(&k) {
-                r.sleeping = false;
-                r.calm_steps = 0;
-            }
-        }
-    }
-
-    /// Rope work at the start of a step: wake ropes that are touched (a force, a driven
-    /// particle, a moving collider nearby), apply wind drag as a force.
-    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
-    pub(crate) fn ropes_begin_step(&mut self) {
-        if self.ropes.is_empty() {
-            return;
-        }
-        let zero = RealOf::<S>::ZERO;
-        // Wake checks need the moving colliders only when some rope sleeps.
-        let any_sleeping = self.ropes.values().any(|r| r.sleeping);
-        let moving: Vec<_> = if !any_sleeping {
-            Vec::new()
-        } else {
-            self.colliders.values().filter(|c| c.is_moving()).filter_map(|c| c.swept_aabb(self.def.substeps)).collect()
-        };
-        let moving_unbounded =
-            any_sleeping && self.colliders.values().any(|c| c.is_moving() && c.shape.local_aabb().is_none());
-        let ps = &mut self.particles;
-        for r in self.ropes.values_mut() {
-            if r.sleeping {
-                let touched = r.idx.iter().any(|&k| {
-                    let k = k as usize;
-                    ps.target[k].is_some() || ps.force[k] != VecOf::<S>::ZERO
-                });
-                let near_moving = moving_unbounded || {
-                    let pad = VecOf::<S>::splat(r.radius + r.segment_length);
-                    let (mut lo, mut hi) = (ps.pos[r.idx[0] as usize], ps.pos[r.idx[0] as usize]);
-                    for &k in &r.idx {
-                        lo = lo.min_elem(ps.pos[k as usize]);
-                        hi = hi.max_elem(ps.pos[k as usize]);
-                    }
-                    let bb = crate::Aabb { min: lo - pad, max: hi + pad };
-                    moving.iter().any(|m| m.overlaps::<RealOf<S>>(&bb))
-                };
-                if touched || near_moving || r.drag > zero {
-                    r.sleeping = false;
-                    r.calm_steps = 0;
-                }
-            }
-            if r.drag > zero && !r.sleeping {
-                for &k in &r.idx {
-                    let k = k as usize;
-                    if ps.flags[k] & KINEMATIC == 0 {
-                        let f = (r.wind - ps.vel[k]) * r.drag;
-                        ps.force[k] += f;
-                    }
-                }
-            }
-        }
-    }
-
-    /// Per particle slot: whether it belongs to a sleeping rope (the step skips it), and
-    /// how far beyond itself its spans reach (the broad phase grows its box by that).
-    pub(crate) fn rope_particle_flags(&self, sleeping: &mut Vec<bool>, extra_reach: &mut Vec<RealOf<S>>) {
-        let n = self.particles.pos.len();
-        sleeping.clear();
-        sleeping.resize(n, false);
-        extra_reach.clear();
-        extra_reach.resize(n, RealOf::<S>::ZERO);
-        for r in self.ropes.values() {
-            for (i, &k) in r.idx.iter().enumerate() {
-                let k = k as usize;
-                sleeping[k] = r.sleeping;
-                if r.edge_collisions {
-                    let left = if i > 0 { r.rest[i - 1] } else { RealOf::<S>::ZERO };
-                    let right = r.rest.get(i).copied().unwrap_or(RealOf::<S>::ZERO);
-                    extra_reach[k] = left.max(right);
-                }
-            }
-        }
-    }
-
-    /// The rope constraints for one iteration: the exact chain solve, bending, tethers.
-    pub(crate) fn solve_ropes(&mut self, ctx: &SubstepContext<RealOf<S>>, first: bool) {
-        let zero = RealOf::<S>::ZERO;
-        let tolerance = RealOf::<S>::from_ratio(1, 1000);
-        let ps = &mut self.particles;
-        let scratch = &mut self.rope_scratch;
-        for r in self.ropes.values_mut() {
-            if r.sleeping {
-                continue;
-            }
-            // Multipliers restart at 0 every substep: the chain solve's first step
-            // overwrites them (`ChainRef::fresh`).
-            if first && !r.bend_lambda.is_empty() {
-                r.bend_lambda.iter_mut().for_each(|l| *l = zero);
-            }
-            // Newton steps until converged (see `chain`): usually one. The first step
-            // always runs (it also carries the multipliers, i.e. the tension read-out);
-            // further steps only while some link is off by more than the tolerance.
-            // A compliant rope takes one step: its links are meant to stretch.
-            let mut converged = false;
-            for step in 0..MAX_NEWTON_STEPS {
-                let chain = ChainRef {
-                    idx: &r.idx,
-                    rest: &r.rest,
-                    lambda: &mut r.lambda,
-                    compliance: r.compliance,
-                    fresh: first && step == 0,
-                };
-                converged = solve_chain(chain, ps, ctx, scratch, tolerance);
-                if converged || r.compliance > zero {
-                    break;
-                }
-            }
-            if let Some(bc) = r.bend_compliance {
-                for (j, w) in r.idx.windows(3).enumerate() {
-                    let mut c = Bending::new(w[0] as usize, w[1] as usize, w[2] as usize, r.bend_rest[j], bc);
-                    c.lambda = r.bend_lambda[j];
-                    c.solve(ps, ctx);
-                    r.bend_lambda[j] = c.lambda;
-                }
-            }
-            // Tethers are the safety net for a chain solve that stopped short of its
-            // tolerance (a rope yanked harder than 32 Newton steps can follow, or a
-            // compliant rope). A converged chain already holds every tether: each link is
-            // within the tolerance, so every arc is too.
-            if r.tethers && !converged {
-                solve_rope_tethers(r, ps);
-            }
-        }
-    }
-
+impl<S: Space> Spans<'_, S> {
     /// Once per step: the segments that can collide and, for each, the colliders gathered
     /// for its two particles (deduplicated), as indices into the broad phase's list.
-    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
-    pub(crate) fn gather_edge_candidates(&mut self) {
-        let mut scratch = core::mem::take(&mut self.edge_scratch);
+    #[inline(never)] // a stage of the step (see the note in `World::step_with`)
+    pub(crate) fn gather(&mut self) {
+        let mut scratch = core::mem::take(&mut *self.edge);
         core::mem::swap(&mut scratch.now, &mut scratch.last);
         let EdgeScratch { now: es, last, seg_of, built } = &mut scratch;
         es.clear();
         // Last step's lists are this step's for a span whose two ends kept their contact
         // anchors with their pairs and candidate lists (see "Contact anchors" in the
-        // world's module docs): the same anchors, candidates and reuse distances give the
+        // module docs): the same anchors, candidates and reuse distances give the
         // same items. Not for an end whose anchor has nothing in its region: kept, it
         // lists no candidates, while the step that took the anchor listed its own. Valid
         // if built by the previous gather from the same broad phase.
-        let (epoch, generation) = self.gather_stamp();
+        let (epoch, generation) = (self.contact.fat.epoch, self.broad_phase.generation);
         let last_valid = built.0 != 0 && built.0.wrapping_add(1) == epoch && built.1 == generation;
         *built = (epoch, generation);
         if !last_valid {
@@ -409,7 +156,7 @@ impl<S: Space> World<S> {
             let mut cands = Vec::new();
             let any_moving = self.colliders.values().any(|c| c.is_moving());
             for (h, r) in self.ropes.iter() {
-                if r.sleeping || !r.edge_collisions {
+                if r.sleep.sleeping || !r.edge_collisions {
                     continue;
                 }
                 for w in r.idx.windows(2) {
@@ -451,7 +198,7 @@ impl<S: Space> World<S> {
                     es.items.extend_from_slice(&cands);
                     // The span between its ends' contact anchors, which their reaches are
                     // measured from (see "Contact anchors" in the world's module docs).
-                    let (xa, xb) = (ps.anchor[a], ps.anchor[b]);
+                    let (xa, xb) = (self.anchors.pos[a], self.anchors.pos[b]);
                     let half = (xb - xa).length() * RealOf::<S>::HALF;
                     // Both ends near their anchors for the whole step (predicted): the span's
                     // contacts are found once, for the step.
@@ -482,7 +229,7 @@ impl<S: Space> World<S> {
                                             let mu = crate::collider::mix_friction(
                                                 r.friction,
                                                 col.friction,
-                                                self.def.friction,
+                                                self.params.friction,
                                             );
                                             WorldPlane { t, normal: n, d: n.dot(q), mu }
                                         })
@@ -514,7 +261,7 @@ impl<S: Space> World<S> {
         }
         es.start.push(es.items.len() as u32);
         es.plane_at.push(es.plane_contacts.len() as u32);
-        self.edge_scratch = scratch;
+        *self.edge = scratch;
     }
 
     /// Span contacts for one substep, from the candidates gathered for the step.
@@ -525,25 +272,25 @@ impl<S: Space> World<S> {
     /// The clearance skip stays exact for the swept test: every intermediate position of
     /// an end lies on its substep path, no farther from its contact anchor than the
     /// farther of the path's two ends, which is what `reach2` measures.
-    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
-    pub(crate) fn detect_edge_contacts(&mut self, f1: RealOf<S>) {
-        let mut out = core::mem::take(&mut self.edge_contacts);
+    #[inline(never)] // a stage of the step (see the note in `World::step_with`)
+    pub(crate) fn detect(&mut self, f1: RealOf<S>) {
+        let mut out = core::mem::take(&mut *self.edge_contacts);
         out.clear();
-        let es = &self.edge_scratch.now;
+        let es = &self.edge.now;
         let ps = &self.particles;
         // The substep's start as a fraction of the step (for moving colliders).
-        let f0 = (f1 - RealOf::<S>::ONE / RealOf::<S>::from_i32(self.def.substeps as i32)).max(RealOf::<S>::ZERO);
-        let moved = &self.scratch.reach2;
+        let f0 = (f1 - RealOf::<S>::ONE / RealOf::<S>::from_i32(self.params.substeps as i32)).max(RealOf::<S>::ZERO);
+        let moved = &self.contact.reach2;
         if moved.len() < ps.pos.len() {
-            self.edge_contacts = out;
+            *self.edge_contacts = out;
             return; // no colliders: contact detection left no reaches
         }
         // Particles that left the region their candidates were gathered for this substep
         // (a hard yank): their spans are queried afresh below, like the particles.
         let mut left = Vec::new();
-        if !self.scratch.left.is_empty() {
+        if !self.contact.left.is_empty() {
             left.resize(ps.pos.len(), false);
-            for &k in &self.scratch.left {
+            for &k in &self.contact.left {
                 left[k as usize] = true;
             }
         }
@@ -593,7 +340,7 @@ impl<S: Space> World<S> {
         if !left.is_empty() {
             self.requery_spans(&left, (f0, f1), &mut out);
         }
-        self.edge_contacts = out;
+        *self.edge_contacts = out;
     }
 
     /// The swept test of span `a–b` of rope `r` against the broad phase's bounded entry
@@ -634,7 +381,7 @@ impl<S: Space> World<S> {
         let Some(hit) = swept else { return };
         let n = r1.rotate(hit.normal);
         let q = p1 + r1.rotate(hit.target);
-        let mu = crate::collider::mix_friction(r.friction, col.friction, self.def.friction);
+        let mu = crate::collider::mix_friction(r.friction, col.friction, self.params.friction);
         let contact =
             |t| EdgeContact { a: a as u32, b: b as u32, t, normal: n, d: n.dot(q), dn: RealOf::<S>::ZERO, mu };
         if hit.crossed {
@@ -670,7 +417,7 @@ impl<S: Space> World<S> {
         let ps = &self.particles;
         let mut spans = Vec::new();
         for (h, r) in self.ropes.iter() {
-            if r.sleeping || !r.edge_collisions {
+            if r.sleep.sleeping || !r.edge_collisions {
                 continue;
             }
             for w in r.idx.windows(2) {
@@ -685,7 +432,7 @@ impl<S: Space> World<S> {
         let mut seg = Vec::new();
         if !spans.is_empty() {
             seg.resize(self.particles.pos.len(), u32::MAX);
-            for (i, &(a, _, _)) in self.edge_scratch.now.segs.iter().enumerate() {
+            for (i, &(a, _, _)) in self.edge.now.segs.iter().enumerate() {
                 seg[a as usize] = i as u32;
             }
         }
@@ -697,7 +444,7 @@ impl<S: Space> World<S> {
             cands.clear();
             cands.extend_from_slice(&found);
             // The span's gathered items too (all of them: with an end gone, no plane).
-            let es = &self.edge_scratch.now;
+            let es = &self.edge.now;
             let i = seg[a as usize] as usize;
             if i != u32::MAX as usize && es.segs[i] == (a, b, rope_slot) {
                 cands.extend_from_slice(&es.items[es.start[i] as usize..es.start[i + 1] as usize]);
@@ -711,121 +458,68 @@ impl<S: Space> World<S> {
         }
     }
 
-    /// Projects span contacts, with Coulomb friction on the contact point's motion.
-    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
-    pub(crate) fn solve_edge_contacts(&mut self) {
-        let zero = RealOf::<S>::ZERO;
-        let one = RealOf::<S>::ONE;
-        let ps = &mut self.particles;
-        for c in &mut self.edge_contacts {
-            let (a, b) = (c.a as usize, c.b as usize);
-            let (wa, wb) = (ps.inv_mass[a], ps.inv_mass[b]);
-            let (ga, gb) = (one - c.t, c.t);
-            let w = ga * ga * wa + gb * gb * wb;
-            if w == zero {
-                continue;
-            }
-            let p = ps.pos[a] * ga + ps.pos[b] * gb;
-            let cval = c.normal.dot(p) - c.d;
-            if cval >= zero {
-                continue;
-            }
-            let dl = -cval / w;
-            ps.pos[a] += c.normal * (wa * ga * dl);
-            ps.pos[b] += c.normal * (wb * gb * dl);
-            c.dn += -cval;
-            if c.mu > zero {
-                // Motion of the contact point this substep, tangential part.
-                let p_now = ps.pos[a] * ga + ps.pos[b] * gb;
-                let p_prev = ps.prev[a] * ga + ps.prev[b] * gb;
-                let disp = p_now - p_prev;
-                let tang = disp - c.normal * c.normal.dot(disp);
-                let (tn, tl) = tang.normalize_and_length();
-                if tl > zero {
-                    // Stick inside the cone, else slide with the kinetic share.
-                    let cancel = if tl < c.mu * c.dn { tl } else { c.mu * c.dn };
-                    let dl_t = cancel / w;
-                    ps.pos[a] -= tn * (wa * ga * dl_t);
-                    ps.pos[b] -= tn * (wb * gb * dl_t);
-                }
-            }
-        }
+    /// Whether particle slot `k` kept its contact anchor and, with it, its pairs and
+    /// candidate list (an anchor with something in its region) in this step's gathering.
+    #[inline]
+    fn anchor_kept_with_pairs(&self, k: usize) -> bool {
+        self.contact.kept.get(k) == Some(&self.contact.fat.epoch) && !self.anchors.is_lonely(k)
     }
 
-    /// End of step: tear overloaded segments, update sleep.
-    #[inline(never)] // a phase of the step (see the note in `World::step_with`)
-    pub(crate) fn ropes_end_step(&mut self) {
-        if self.ropes.is_empty() {
-            return;
-        }
-        // Tearing: collect (rope, segment) where tension exceeds the threshold.
-        let mut tears = Vec::new();
-        for (h, r) in self.ropes.iter() {
-            if let Some(limit) = r.tear_tension {
-                if let Some(j) = (0..r.lambda.len()).find(|&j| self.lambda_to_force(-r.lambda[j]) > limit) {
-                    tears.push((RopeHandle(h), j));
-                }
-            }
-        }
-        for (h, j) in tears {
-            let _ = self.cut_rope(h, j);
-        }
-        let sleep_speed = RealOf::<S>::from_ratio(SLEEP_SPEED_RATIO.0, SLEEP_SPEED_RATIO.1);
-        let ps = &mut self.particles;
-        for r in self.ropes.values_mut() {
-            if r.sleeping {
-                // Something outside the rope moved one of its particles (a constraint to
-                // another body, a user teleport): wake up.
-                if r.idx.iter().any(|&k| ps.vel[k as usize] != VecOf::<S>::ZERO) {
-                    r.sleeping = false;
-                    r.calm_steps = 0;
-                }
-                continue;
-            }
-            let calm = r.idx.iter().all(|&k| {
-                let k = k as usize;
-                ps.flags[k] & ALIVE != 0
-                    && ps.target[k].is_none()
-                    && ps.vel[k].length_squared() < sleep_speed * sleep_speed
-            });
-            r.calm_steps = if calm { r.calm_steps + 1 } else { 0 };
-            if r.calm_steps >= SLEEP_AFTER_STEPS && r.drag == RealOf::<S>::ZERO {
-                r.sleeping = true;
-                for &k in &r.idx {
-                    ps.vel[k as usize] = VecOf::<S>::ZERO;
-                }
-            }
-        }
+    /// How far particle slot `k` may move from its contact anchor with its contact
+    /// planes reused (see "Contact planes" in the module docs), squared; 0: none.
+    #[inline]
+    fn plane_reuse2(&self, k: usize) -> RealOf<S> {
+        self.contact.plane2.get(k).copied().unwrap_or(RealOf::<S>::ZERO)
+    }
+
+    /// Appends the broad-phase entries (indices into its bounded list) gathered this step
+    /// for particle slot `k`: the cached entries that overlap its query box, which is
+    /// exactly what a broad-phase query with that box returns.
+    fn bounded_candidates_of(&self, k: usize, out: &mut Vec<u32>) {
+        let Some(e) = self.contact.fat.current(k) else { return };
+        // The query box of the gathering, around the particle's contact anchor.
+        let (x, mv) = (self.anchors.pos[k], VecOf::<S>::splat(e.reach));
+        let q = Aabb { min: x - mv, max: x + mv };
+        let bounded = &self.broad_phase.bounded;
+        out.extend(self.contact.fat.listed(k).iter().copied().filter(|&b| bounded[b as usize].1.overlaps(&q)));
     }
 }
 
-/// Tethers from every free particle to the nearest pinned particle along the rope on
-/// each side, with the rest length between them (long-range attachments).
-fn solve_rope_tethers<S: Space>(r: &Rope<S>, ps: &mut crate::particle::ParticleSet<S>) {
-    let n = r.idx.len();
+/// Projects span contacts, with Coulomb friction on the contact point's motion.
+#[inline(never)] // a stage of the step (see the note in `World::step_with`)
+pub(crate) fn solve_edge_contacts<S: Space>(ps: &mut ParticleSet<S>, contacts: &mut [EdgeContact<S>]) {
     let zero = RealOf::<S>::ZERO;
-    // Forward pass: nearest pin before i; backward pass: nearest pin after i.
-    for dir in [false, true] {
-        let mut anchor: Option<usize> = None;
-        let mut arc = zero;
-        for s in 0..n {
-            let i = if dir { n - 1 - s } else { s };
-            let k = r.idx[i] as usize;
-            if let Some(ai) = anchor {
-                let seg = if dir { r.rest[i] } else { r.rest[i - 1] };
-                arc += seg;
-                if ps.inv_mass[k] > zero {
-                    let anchor_pos = ps.pos[r.idx[ai] as usize];
-                    let d = ps.pos[k] - anchor_pos;
-                    if d.length_squared() > arc * arc {
-                        let (nv, len) = d.normalize_and_length();
-                        ps.pos[k] -= nv * (len - arc);
-                    }
-                }
-            }
-            if ps.inv_mass[k] == zero {
-                anchor = Some(i);
-                arc = zero;
+    let one = RealOf::<S>::ONE;
+    for c in contacts {
+        let (a, b) = (c.a as usize, c.b as usize);
+        let (wa, wb) = (ps.inv_mass[a], ps.inv_mass[b]);
+        let (ga, gb) = (one - c.t, c.t);
+        let w = ga * ga * wa + gb * gb * wb;
+        if w == zero {
+            continue;
+        }
+        let p = ps.pos[a] * ga + ps.pos[b] * gb;
+        let cval = c.normal.dot(p) - c.d;
+        if cval >= zero {
+            continue;
+        }
+        let dl = -cval / w;
+        ps.pos[a] += c.normal * (wa * ga * dl);
+        ps.pos[b] += c.normal * (wb * gb * dl);
+        c.dn += -cval;
+        if c.mu > zero {
+            // Motion of the contact point this substep, tangential part.
+            let p_now = ps.pos[a] * ga + ps.pos[b] * gb;
+            let p_prev = ps.prev[a] * ga + ps.prev[b] * gb;
+            let disp = p_now - p_prev;
+            let tang = disp - c.normal * c.normal.dot(disp);
+            let (tn, tl) = tang.normalize_and_length();
+            if tl > zero {
+                // Stick inside the cone, else slide with the kinetic share.
+                let cancel = if tl < c.mu * c.dn { tl } else { c.mu * c.dn };
+                let dl_t = cancel / w;
+                ps.pos[a] -= tn * (wa * ga * dl_t);
+                ps.pos[b] -= tn * (wb * gb * dl_t);
             }
         }
     }

@@ -1,0 +1,204 @@
+//! The rope stages of a step: waking and wind at its start, the exact chain solve (with
+//! bending and tethers) in every iteration, tearing and sleep at its end.
+
+use super::chain::{ChainRef, ChainScratch, solve_chain};
+use super::{Rope, RopeHandle};
+use crate::arena::Arena;
+use crate::collider::{Aabb, Collider};
+use crate::constraint::{Bending, SubstepContext};
+use crate::math::{Real, Vector};
+use crate::particle::{KINEMATIC, ParticleSet};
+use crate::space::{RealOf, Space, VecOf};
+
+/// Most Newton steps of the chain solve per substep and iteration. Ropes in ordinary
+/// motion take one; a rope pulled nearly straight at speed needs many (the linearisation
+/// of a nearly straight chain is poor), and stopping Newton half-way can leave it worse
+/// than one step would: on a 40-link rope whose ends are pulled apart at 5 m/s to 99 %
+/// of its length, a cap of 4 leaves 3.5–7.5 % stretch, 8 leaves 14–29 %, 32 leaves
+/// 0.09 % (f32, f64, fixed). The cap only costs where it is needed: the 14 m and
+/// 100-rope benchmark scenes average 1.0–1.2 steps per substep either way.
+const MAX_NEWTON_STEPS: u32 = 32;
+
+/// Rope work at the start of a step: wake ropes that are touched (a force, a driven
+/// particle, a moving collider nearby), apply wind drag as a force.
+#[inline(never)] // a stage of the step (see the note in `World::step_with`)
+pub(crate) fn begin_step<S: Space>(
+    ropes: &mut Arena<Rope<S>>,
+    ps: &mut ParticleSet<S>,
+    colliders: &Arena<Collider<S>>,
+    substeps: u32,
+) {
+    if ropes.is_empty() {
+        return;
+    }
+    let zero = RealOf::<S>::ZERO;
+    // Wake checks need the moving colliders only when some rope sleeps.
+    let any_sleeping = ropes.values().any(|r| r.sleep.sleeping);
+    let moving: Vec<_> = if !any_sleeping {
+        Vec::new()
+    } else {
+        colliders.values().filter(|c| c.is_moving()).filter_map(|c| c.swept_aabb(substeps)).collect()
+    };
+    let moving_unbounded = any_sleeping && colliders.values().any(|c| c.is_moving() && c.shape.local_aabb().is_none());
+    for r in ropes.values_mut() {
+        let (pad, drag) = (VecOf::<S>::splat(r.radius + r.segment_length), r.drag);
+        let idx = &r.idx;
+        r.sleep.wake_if_touched(idx, ps, || {
+            let near_moving = moving_unbounded || {
+                let (mut lo, mut hi) = (ps.pos[idx[0] as usize], ps.pos[idx[0] as usize]);
+                for &k in idx {
+                    lo = lo.min_elem(ps.pos[k as usize]);
+                    hi = hi.max_elem(ps.pos[k as usize]);
+                }
+                let bb = Aabb { min: lo - pad, max: hi + pad };
+                moving.iter().any(|m| m.overlaps::<RealOf<S>>(&bb))
+            };
+            near_moving || drag > zero
+        });
+        if r.drag > zero && !r.sleep.sleeping {
+            for &k in &r.idx {
+                let k = k as usize;
+                if ps.flags[k] & KINEMATIC == 0 {
+                    let f = (r.wind - ps.vel[k]) * r.drag;
+                    ps.force[k] += f;
+                }
+            }
+        }
+    }
+}
+
+/// Per particle slot: whether it belongs to a sleeping rope (the step skips it), and
+/// how far beyond itself its spans reach (the broad phase grows its box by that).
+pub(crate) fn particle_flags<S: Space>(
+    ropes: &Arena<Rope<S>>,
+    n: usize,
+    sleeping: &mut Vec<bool>,
+    extra_reach: &mut Vec<RealOf<S>>,
+) {
+    sleeping.clear();
+    sleeping.resize(n, false);
+    extra_reach.clear();
+    extra_reach.resize(n, RealOf::<S>::ZERO);
+    for r in ropes.values() {
+        for (i, &k) in r.idx.iter().enumerate() {
+            let k = k as usize;
+            sleeping[k] = r.sleep.sleeping;
+            if r.edge_collisions {
+                let left = if i > 0 { r.rest[i - 1] } else { RealOf::<S>::ZERO };
+                let right = r.rest.get(i).copied().unwrap_or(RealOf::<S>::ZERO);
+                extra_reach[k] = left.max(right);
+            }
+        }
+    }
+}
+
+/// The rope constraints for one iteration: the exact chain solve, bending, tethers.
+#[inline(never)] // a stage of the step (see the note in `World::step_with`)
+pub(crate) fn solve_ropes<S: Space>(
+    ropes: &mut Arena<Rope<S>>,
+    ps: &mut ParticleSet<S>,
+    scratch: &mut ChainScratch<S>,
+    ctx: &SubstepContext<RealOf<S>>,
+    first: bool,
+) {
+    let zero = RealOf::<S>::ZERO;
+    let tolerance = RealOf::<S>::from_ratio(1, 1000);
+    for r in ropes.values_mut() {
+        if r.sleep.sleeping {
+            continue;
+        }
+        // Multipliers restart at 0 every substep: the chain solve's first step
+        // overwrites them (`ChainRef::fresh`).
+        if first && !r.bend_lambda.is_empty() {
+            r.bend_lambda.iter_mut().for_each(|l| *l = zero);
+        }
+        // Newton steps until converged (see `chain`): usually one. The first step
+        // always runs (it also carries the multipliers, i.e. the tension read-out);
+        // further steps only while some link is off by more than the tolerance.
+        // A compliant rope takes one step: its links are meant to stretch.
+        let mut converged = false;
+        for step in 0..MAX_NEWTON_STEPS {
+            let chain = ChainRef {
+                idx: &r.idx,
+                rest: &r.rest,
+                lambda: &mut r.lambda,
+                compliance: r.compliance,
+                fresh: first && step == 0,
+            };
+            converged = solve_chain(chain, ps, ctx, scratch, tolerance);
+            if converged || r.compliance > zero {
+                break;
+            }
+        }
+        if let Some(bc) = r.bend_compliance {
+            for (j, w) in r.idx.windows(3).enumerate() {
+                let mut c = Bending::new(w[0] as usize, w[1] as usize, w[2] as usize, r.bend_rest[j], bc);
+                c.lambda = r.bend_lambda[j];
+                c.solve(ps, ctx);
+                r.bend_lambda[j] = c.lambda;
+            }
+        }
+        // Tethers are the safety net for a chain solve that stopped short of its
+        // tolerance (a rope yanked harder than 32 Newton steps can follow, or a
+        // compliant rope). A converged chain already holds every tether: each link is
+        // within the tolerance, so every arc is too.
+        if r.tethers && !converged {
+            solve_rope_tethers(r, ps);
+        }
+    }
+}
+
+/// End of a step whose substeps were `h` long: the ropes to tear (rope, segment) — the
+/// first segment whose tension `−λ/h²` exceeds its rope's threshold — for the world to cut.
+pub(crate) fn overloaded<S: Space>(ropes: &Arena<Rope<S>>, sub_h: RealOf<S>) -> Vec<(RopeHandle, usize)> {
+    let mut tears = Vec::new();
+    for (h, r) in ropes.iter() {
+        if let Some(limit) = r.tear_tension
+            && let Some(j) = (0..r.lambda.len()).find(|&j| -r.lambda[j] / (sub_h * sub_h) > limit)
+        {
+            tears.push((RopeHandle(h), j));
+        }
+    }
+    tears
+}
+
+/// End of a step: ropes moved from outside wake; calm ropes without wind fall asleep
+/// (see [`crate::sleep`]).
+pub(crate) fn settle<S: Space>(ropes: &mut Arena<Rope<S>>, ps: &mut ParticleSet<S>) {
+    for r in ropes.values_mut() {
+        let may_sleep = r.drag == RealOf::<S>::ZERO;
+        r.sleep.settle(&r.idx, ps, may_sleep);
+    }
+}
+
+/// Tethers from every free particle to the nearest pinned particle along the rope on
+/// each side, with the rest length between them (long-range attachments).
+fn solve_rope_tethers<S: Space>(r: &Rope<S>, ps: &mut ParticleSet<S>) {
+    let n = r.idx.len();
+    let zero = RealOf::<S>::ZERO;
+    // Forward pass: nearest pin before i; backward pass: nearest pin after i.
+    for dir in [false, true] {
+        let mut anchor: Option<usize> = None;
+        let mut arc = zero;
+        for s in 0..n {
+            let i = if dir { n - 1 - s } else { s };
+            let k = r.idx[i] as usize;
+            if let Some(ai) = anchor {
+                let seg = if dir { r.rest[i] } else { r.rest[i - 1] };
+                arc += seg;
+                if ps.inv_mass[k] > zero {
+                    let anchor_pos = ps.pos[r.idx[ai] as usize];
+                    let d = ps.pos[k] - anchor_pos;
+                    if d.length_squared() > arc * arc {
+                        let (nv, len) = d.normalize_and_length();
+                        ps.pos[k] -= nv * (len - arc);
+                    }
+                }
+            }
+            if ps.inv_mass[k] == zero {
+                anchor = Some(i);
+                arc = zero;
+            }
+        }
+    }
+}

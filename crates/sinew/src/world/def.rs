@@ -1,0 +1,131 @@
+//! World settings.
+
+use crate::SinewError;
+use crate::constraint::ConstraintOrder;
+use crate::contact::ContactParams;
+use crate::math::{Real, Vector};
+use crate::particle::check_finite;
+use crate::space::{RealOf, Space, VecOf};
+use crate::state::saved_state;
+
+/// World settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldDef<S: Space> {
+    /// Gravity (m/s²).
+    pub gravity: VecOf<S>,
+    /// Substeps per step (≥ 1). Default 8.
+    pub substeps: u32,
+    /// Constraint iterations per substep (≥ 1). Default 1.
+    pub iterations: u32,
+    /// Linear velocity damping rate (1/s), ≥ 0: each substep `v *= max(0, 1 − damping·h)`.
+    pub damping: RealOf<S>,
+    /// Default dynamic friction coefficient for contacts.
+    pub friction: RealOf<S>,
+    /// Default static friction coefficient; `None` = equal to `friction`.
+    pub static_friction: Option<RealOf<S>>,
+    /// Default restitution in `[0, 1]`.
+    pub restitution: RealOf<S>,
+    /// Order of the distance projections within a sweep. Default
+    /// [`ConstraintOrder::Sequential`].
+    pub constraint_order: ConstraintOrder,
+    /// Longest step accepted (s); longer steps are clamped to it (documented safety clamp:
+    /// a hitch of several frames must not explode the simulation). Default 0.1 s.
+    pub max_time_step: RealOf<S>,
+    /// Contact planes are reused across a step's substeps while a particle stays within
+    /// this distance (m) of where the step started — and within half its radius — instead
+    /// of testing the shapes again every substep (see "Contact planes" in [`crate::contact`]).
+    /// 0 tests every substep. Default 5 mm.
+    pub plane_reuse: RealOf<S>,
+    /// Extra passes per substep for the groups of constraints (a ragdoll, a chain of
+    /// distances) that a contact struck in it — a contact pushed one of a group's
+    /// particles that came at the surface faster than `max(8|g|h, 0.1 m/s)` (a resting
+    /// particle's approach is gravity's `|g|h`, whatever weight its contact carries) — and,
+    /// in 2D, for ragdolls the substep left with a bone strained beyond 0.5 % or a joint
+    /// beyond its limit by 0.25°: the group's joint limits and contacts are projected
+    /// again, then (2D) the group's links, violated limits and contacts are solved at
+    /// once, this many times (see [`crate::impact`]). One pass holds a
+    /// `humanoid16`'s bones within 0.5 % through 10 m/s impacts at 8 substeps. Default 0
+    /// (off): it costs at least 3 µs per solved ragdoll per substep, right for a few
+    /// fighting-game ragdolls, not for a crowd (a 1000-ragdoll rain: ~14 ms a frame
+    /// against ~2 ms).
+    pub impact_passes: u32,
+}
+
+impl<S: Space> Default for WorldDef<S> {
+    fn default() -> Self {
+        let mut g = VecOf::<S>::ZERO;
+        g.set(1, RealOf::<S>::from_f64(-9.81));
+        Self {
+            gravity: g,
+            substeps: 8,
+            iterations: 1,
+            damping: RealOf::<S>::ZERO,
+            friction: RealOf::<S>::ZERO,
+            static_friction: None,
+            restitution: RealOf::<S>::ZERO,
+            constraint_order: ConstraintOrder::Sequential,
+            max_time_step: RealOf::<S>::from_ratio(1, 10),
+            plane_reuse: RealOf::<S>::from_ratio(5, 1000),
+            impact_passes: 0,
+        }
+    }
+}
+
+saved_state!(impl[S: Space] WorldDef<S> {
+    gravity, substeps, iterations, damping, friction, static_friction, restitution, constraint_order, max_time_step,
+    plane_reuse, impact_passes,
+});
+
+impl<S: Space> WorldDef<S> {
+    /// What the contact stages read of the settings, for substeps of length `h`.
+    pub(crate) fn contact_params(&self, h: RealOf<S>) -> ContactParams<RealOf<S>> {
+        ContactParams {
+            substeps: self.substeps,
+            friction: self.friction,
+            static_friction: self.static_friction,
+            restitution: self.restitution,
+            plane_reuse: self.plane_reuse,
+            rest_speed: self.rest_speed(h),
+        }
+    }
+
+    /// The approach speed of resting contact at substep `h`: what gravity adds in two
+    /// substeps, `2|g|h`. Below it an approach is resting contact, not an impact — no
+    /// bounce, no strike plane, no impact pass.
+    #[inline]
+    pub(crate) fn rest_speed(&self, h: RealOf<S>) -> RealOf<S> {
+        self.gravity.length() * h * RealOf::<S>::TWO
+    }
+
+    /// Checks every field; the world only ever holds a validated definition.
+    pub fn validate(&self) -> Result<(), SinewError> {
+        check_finite(self.gravity, "gravity")?;
+        let zero = RealOf::<S>::ZERO;
+        if self.substeps == 0 || self.substeps > 1024 {
+            return Err(SinewError::InvalidParameter { what: "substeps", reason: "must be in 1..=1024" });
+        }
+        if self.iterations == 0 || self.iterations > 1024 {
+            return Err(SinewError::InvalidParameter { what: "iterations", reason: "must be in 1..=1024" });
+        }
+        if self.impact_passes > 1024 {
+            return Err(SinewError::InvalidParameter { what: "impact_passes", reason: "must be in 0..=1024" });
+        }
+        for (v, what) in [(self.damping, "damping"), (self.friction, "friction"), (self.plane_reuse, "plane_reuse")] {
+            if !v.is_finite() || v < zero {
+                return Err(SinewError::InvalidParameter { what, reason: "must be finite and ≥ 0" });
+            }
+        }
+        if let Some(s) = self.static_friction
+            && (!s.is_finite() || s < zero)
+        {
+            return Err(SinewError::InvalidParameter { what: "static_friction", reason: "must be finite and ≥ 0" });
+        }
+        if !self.restitution.is_finite() || self.restitution < zero || self.restitution > RealOf::<S>::ONE {
+            return Err(SinewError::InvalidParameter { what: "restitution", reason: "must be in [0, 1]" });
+        }
+        if !self.max_time_step.is_finite() || !(self.max_time_step > zero) {
+            return Err(SinewError::InvalidParameter { what: "max_time_step", reason: "must be > 0" });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,165 @@
+//! The world's rope API: thin calls into [`crate::rope`], which holds the rope logic.
+
+use super::World;
+use crate::SinewError;
+use crate::arena::Arena;
+use crate::math::Real;
+use crate::particle::{ParticleDef, ParticleHandle, ParticleSet, check_finite};
+use crate::rope::{Rope, RopeDef, RopeEnd, RopeHandle, RopeHost, RopePoint};
+use crate::space::{RealOf, Space, VecOf};
+
+impl<S: Space> RopeHost<S> for World<S> {
+    fn particles(&self) -> &ParticleSet<S> {
+        &self.state.particles
+    }
+    fn add_particle(&mut self, def: &ParticleDef<S>) -> Result<ParticleHandle, SinewError> {
+        World::add_particle(self, def)
+    }
+    fn remove_rope_particle(&mut self, p: ParticleHandle) -> Result<(), SinewError> {
+        self.state.particles.check(p)?;
+        self.remove_rope_particle_unchecked(p);
+        Ok(())
+    }
+    fn ropes_mut(&mut self) -> &mut Arena<Rope<S>> {
+        &mut self.state.ropes
+    }
+}
+
+impl<S: Space> World<S> {
+    /// Adds a rope: particles along `def.points`, the chain, optional bending and tethers.
+    /// On error nothing is left in the world.
+    pub fn add_rope(&mut self, def: &RopeDef<S>) -> Result<RopeHandle, SinewError> {
+        let mut made = Vec::new();
+        let rope = Rope::build(def, |pd| {
+            let h = self.add_particle(pd)?;
+            made.push(h);
+            Ok(h)
+        });
+        match rope {
+            Ok(rope) => Ok(RopeHandle(self.state.ropes.insert(rope))),
+            Err(e) => {
+                for h in made.into_iter().rev() {
+                    let _ = self.remove_particle(h);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// A rope.
+    pub fn rope(&self, h: RopeHandle) -> Result<&Rope<S>, SinewError> {
+        self.state.ropes.get(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })
+    }
+
+    /// Ropes in slot order (torn pieces included).
+    pub fn ropes(&self) -> impl Iterator<Item = (RopeHandle, &Rope<S>)> {
+        self.state.ropes.iter().map(|(h, r)| (RopeHandle(h), r))
+    }
+
+    fn rope_mut(&mut self, h: RopeHandle) -> Result<&mut Rope<S>, SinewError> {
+        self.state.ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })
+    }
+
+    /// Removes a rope and its particles.
+    pub fn remove_rope(&mut self, h: RopeHandle) -> Result<(), SinewError> {
+        let rope = self.state.ropes.remove(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })?;
+        for p in rope.particles {
+            if self.state.particles.contains(p) {
+                self.remove_rope_particle_unchecked(p);
+            }
+        }
+        Ok(())
+    }
+
+    /// Tension (N) of every segment in the last substep, start to end (positive = pulled).
+    /// See [`World::rope_tensions_into`] to reuse a buffer.
+    pub fn rope_tensions(&self, h: RopeHandle) -> Result<Vec<RealOf<S>>, SinewError> {
+        let mut out = Vec::new();
+        self.rope_tensions_into(h, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`World::rope_tensions`] into `out` (cleared first), without allocating once `out`
+    /// has grown to the rope's length.
+    pub fn rope_tensions_into(&self, h: RopeHandle, out: &mut Vec<RealOf<S>>) -> Result<(), SinewError> {
+        let rope = self.rope(h)?;
+        out.clear();
+        out.extend(rope.lambda.iter().map(|&l| self.lambda_to_force(-l)));
+        Ok(())
+    }
+
+    /// Tension (N) of one segment in the last substep (positive = pulled).
+    pub fn rope_tension(&self, h: RopeHandle, segment: usize) -> Result<RealOf<S>, SinewError> {
+        let rope = self.rope(h)?;
+        let l = rope
+            .lambda
+            .get(segment)
+            .ok_or(SinewError::InvalidParameter { what: "rope segment", reason: "index out of range" })?;
+        Ok(self.lambda_to_force(-*l))
+    }
+
+    /// Grabs the rope at a point: pins the particle there and returns it. Drive it with
+    /// [`crate::particle::ParticleSet::set_kinematic_target`]; let go with
+    /// [`World::release_particle`] (it keeps the hand's velocity).
+    pub fn grab_rope(&mut self, h: RopeHandle, at: RopePoint<RealOf<S>>) -> Result<ParticleHandle, SinewError> {
+        let rope = self.rope_mut(h)?;
+        let i = rope.resolve(at)?;
+        let p = rope.particles[i];
+        rope.sleep.sleeping = false;
+        self.state.particles.pin(p)?;
+        Ok(p)
+    }
+
+    /// Releases a pinned or driven particle with the velocity it is moving at (so a rope
+    /// swung by a hand flies on when let go). Particles created with mass 0 get 1 kg.
+    pub fn release_particle(&mut self, p: ParticleHandle) -> Result<(), SinewError> {
+        let v = self.state.particles.velocity(p).ok_or(SinewError::InvalidHandle { what: "particle" })?;
+        self.state.particles.release(p, v, RealOf::<S>::ONE)?;
+        self.wake_ropes_with_slot(p.index());
+        Ok(())
+    }
+
+    /// Sets the wind a rope is dragged toward (m/s) and the drag coefficient (N·s/m per
+    /// particle); a drag of 0 turns wind off.
+    pub fn set_rope_wind(&mut self, h: RopeHandle, wind: VecOf<S>, drag: RealOf<S>) -> Result<(), SinewError> {
+        check_finite(wind, "wind")?;
+        if !drag.is_finite() || drag < RealOf::<S>::ZERO {
+            return Err(SinewError::InvalidParameter { what: "drag", reason: "must be finite and ≥ 0" });
+        }
+        let rope = self.rope_mut(h)?;
+        rope.wind = wind;
+        rope.drag = drag;
+        rope.sleep.sleeping = false;
+        Ok(())
+    }
+
+    /// Wakes a sleeping rope.
+    pub fn wake_rope(&mut self, h: RopeHandle) -> Result<(), SinewError> {
+        self.rope_mut(h)?.sleep.wake();
+        Ok(())
+    }
+
+    /// Wakes the ropes that hold particle slot `slot`.
+    pub(crate) fn wake_ropes_with_slot(&mut self, slot: usize) {
+        let k = slot as u32;
+        for r in self.state.ropes.values_mut() {
+            if r.idx.contains(&k) {
+                r.sleep.wake();
+            }
+        }
+    }
+
+    /// Sets a rope's total rest length (m) by lengthening or shortening the segment at
+    /// `end`, inserting or removing particles as needed (see [`crate::rope::reel`]).
+    /// Lengths below 1 mm are clamped to 1 mm (a rope cannot vanish into its winch).
+    pub fn set_rope_length(&mut self, h: RopeHandle, end: RopeEnd, length: RealOf<S>) -> Result<(), SinewError> {
+        crate::rope::reel::set_length(self, h, end, length)
+    }
+
+    /// Cuts segment `segment` (0-based from the start). Returns the handle of the new
+    /// piece (the part after the cut), or `None` when that part is a single particle,
+    /// which is then left as a free particle (see [`crate::rope::tear`]).
+    pub fn cut_rope(&mut self, h: RopeHandle, segment: usize) -> Result<Option<RopeHandle>, SinewError> {
+        crate::rope::tear::cut(&mut self.state.ropes, h, segment)
+    }
+}
