@@ -1,8 +1,6 @@
 //! Errors returned by the library. Nothing in Sinew panics on bad input: invalid values
 //! are rejected here, before they can reach the solver.
 
-use crate::collider::ConvexError;
-
 /// An error from a Sinew API call.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SinewError {
@@ -48,3 +46,44 @@ impl From<ConvexError> for SinewError {
         Self::Convex(e)
     }
 }
+
+/// Why a convex shape could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConvexError {
+    /// Fewer points than the dimension needs (3 in 2D, 4 in 3D).
+    TooFewPoints {
+        /// Points given.
+        given: usize,
+        /// Points needed.
+        needed: usize,
+    },
+    /// A coordinate was NaN or infinite.
+    NonFinite {
+        /// Index of the offending point.
+        index: usize,
+    },
+    /// The points do not span the space (collinear in 2D, coplanar in 3D), or two
+    /// consecutive points coincide.
+    Degenerate,
+    /// The 2D polygon is not convex (or self-intersects); `index` is the first vertex
+    /// where the turn direction changes.
+    NotConvex {
+        /// Offending vertex.
+        index: usize,
+    },
+}
+
+impl core::fmt::Display for ConvexError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::TooFewPoints { given, needed } => {
+                write!(f, "{given} points given, at least {needed} needed")
+            }
+            Self::NonFinite { index } => write!(f, "point {index} is not finite"),
+            Self::Degenerate => write!(f, "points are degenerate (collinear, coplanar or repeated)"),
+            Self::NotConvex { index } => write!(f, "polygon is not convex at point {index}"),
+        }
+    }
+}
+
+impl std::error::Error for ConvexError {}

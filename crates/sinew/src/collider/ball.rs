@@ -1,8 +1,8 @@
 //! Ball: a circle in 2D, a sphere in 3D, centred on the collider's position.
 
 use super::shape::{Proximity, RayHit, ShapeQuery, raycast_ball};
+use crate::dim::{BaseSpace as Space, RealOf, VecOf};
 use crate::math::{Real, Vector};
-use crate::space::{RealOf, Space, VecOf};
 
 /// A circle (2D) or sphere (3D) of `radius` around the local origin.
 #[derive(Clone, Copy, Debug, PartialEq)]

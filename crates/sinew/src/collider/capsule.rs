@@ -1,8 +1,8 @@
 //! Capsule: all points within `radius` of the segment `a–b` (a stadium in 2D).
 
 use super::shape::{Proximity, RayHit, ShapeQuery, closest_on_segment, raycast_capsule};
+use crate::dim::{BaseSpace as Space, RealOf, VecOf};
 use crate::math::{Real, Vector};
-use crate::space::{RealOf, Space, VecOf};
 
 /// A capsule around the local segment `a–b`.
 #[derive(Clone, Copy, Debug, PartialEq)]

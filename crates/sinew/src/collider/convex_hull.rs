@@ -34,8 +34,8 @@
 //! triangles (a cube has 12 faces, 18 edges, 8 vertices).
 
 use super::shape::{ConvexError, ConvexShape, Proximity, RayHit, ShapeQuery, raycast_capsule, raycast_planes};
+use crate::dim::Space3;
 use crate::math::{Real, Vector, Vector3};
-use crate::space::Space3;
 use std::collections::BTreeMap;
 
 /// A convex polyhedron collider: hull vertices, outward counter-clockwise triangles and

@@ -24,8 +24,8 @@
 //! so that the vertex list is exactly the list given (up to winding).
 
 use super::shape::{ConvexError, ConvexShape, Proximity, RayHit, ShapeQuery, raycast_ball, raycast_planes};
+use crate::dim::Space2;
 use crate::math::{Real, Vector, Vector2};
-use crate::space::Space2;
 
 /// A convex polygon collider: counter-clockwise vertices plus the outward edge half-planes
 /// `normal·x ≤ offset`. Build it with [`ConvexShape::from_points`].

@@ -5,8 +5,8 @@
 //! largest `|x_i| − h_i` (least penetration).
 
 use super::shape::{Proximity, RayHit, ShapeQuery, raycast_capsule, raycast_planes};
+use crate::dim::{BaseSpace as Space, RealOf, VecOf};
 use crate::math::{Real, Vector};
-use crate::space::{RealOf, Space, VecOf};
 
 /// A box with half extents `half_extents` (all > 0) around the local origin.
 #[derive(Clone, Copy, Debug, PartialEq)]

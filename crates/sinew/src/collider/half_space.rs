@@ -4,8 +4,8 @@
 //! with y up is `normal = (0, 1)`, `offset = h`.
 
 use super::shape::{Proximity, RayHit, ShapeQuery};
+use crate::dim::{BaseSpace as Space, RealOf, VecOf};
 use crate::math::{Real, Vector};
-use crate::space::{RealOf, Space, VecOf};
 
 /// The solid half-space `normal·x < offset` (local frame).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -39,15 +39,31 @@ pub use shape::{
 
 use crate::SinewError;
 use crate::arena::define_handle;
+use crate::dim::{BaseSpace, RealOf, RotOf, Space2, Space3, VecOf};
 use crate::math::{Real, Rotation, Vector};
 use crate::particle::InteractionGroups;
-use crate::space::{RealOf, RotOf, Space, VecOf};
 use crate::state::{SavedState, StateHasher, saved_state};
+use ColliderSpace as Space;
 
 define_handle!(
     /// A collider in a [`crate::World`].
     ColliderHandle
 );
+
+/// A dimension with its general convex collider: [`ConvexPolygon`] in 2D, [`ConvexHull`] in
+/// 3D (a layer of [`crate::Space`]).
+pub trait ColliderSpace: BaseSpace {
+    /// The general convex collider.
+    type Convex: ConvexShape<Self>;
+}
+
+impl<R: Real> ColliderSpace for Space2<R> {
+    type Convex = ConvexPolygon<R>;
+}
+
+impl<R: Real> ColliderSpace for Space3<R> {
+    type Convex = ConvexHull<R>;
+}
 
 /// A collision shape in its local frame.
 #[derive(Clone, Debug, PartialEq)]

@@ -13,8 +13,9 @@
 //! [`ShapeQuery::support`] (the farthest point in a direction) lets GJK-style queries work
 //! on any convex shape.
 
+use crate::dim::{BaseSpace as Space, RealOf, VecOf};
+pub use crate::error::ConvexError;
 use crate::math::{Real, Vector};
-use crate::space::{RealOf, Space, VecOf};
 use core::fmt::Debug;
 
 /// Signed distance and outward normal from a point to a shape surface.
@@ -66,47 +67,6 @@ pub trait ConvexShape<S: Space>: ShapeQuery<S> {
     /// `normal·x − offset`.
     fn face_planes(&self) -> impl Iterator<Item = (VecOf<S>, RealOf<S>)> + '_;
 }
-
-/// Why a convex shape could not be built.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConvexError {
-    /// Fewer points than the dimension needs (3 in 2D, 4 in 3D).
-    TooFewPoints {
-        /// Points given.
-        given: usize,
-        /// Points needed.
-        needed: usize,
-    },
-    /// A coordinate was NaN or infinite.
-    NonFinite {
-        /// Index of the offending point.
-        index: usize,
-    },
-    /// The points do not span the space (collinear in 2D, coplanar in 3D), or two
-    /// consecutive points coincide.
-    Degenerate,
-    /// The 2D polygon is not convex (or self-intersects); `index` is the first vertex
-    /// where the turn direction changes.
-    NotConvex {
-        /// Offending vertex.
-        index: usize,
-    },
-}
-
-impl core::fmt::Display for ConvexError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Self::TooFewPoints { given, needed } => {
-                write!(f, "{given} points given, at least {needed} needed")
-            }
-            Self::NonFinite { index } => write!(f, "point {index} is not finite"),
-            Self::Degenerate => write!(f, "points are degenerate (collinear, coplanar or repeated)"),
-            Self::NotConvex { index } => write!(f, "polygon is not convex at point {index}"),
-        }
-    }
-}
-
-impl std::error::Error for ConvexError {}
 
 /// Closest point to `p` on segment `a–b`, and its parameter in `[0, 1]`.
 #[inline]

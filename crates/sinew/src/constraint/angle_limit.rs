@@ -15,9 +15,9 @@
 //! accumulated multiplier is clamped so it can only push back toward the range.
 
 use super::{JointLimit, LimitRow, SubstepContext, xpbd_delta_lambda};
+use crate::dim::Space2;
 use crate::math::{Real, Vector, Vector2};
 use crate::particle::{ParticleHandle, ParticleSet};
-use crate::space::Space2;
 
 /// Definition of a 2D angle limit.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -9,9 +9,9 @@
 
 use super::{SubstepContext, xpbd_delta_lambda};
 use crate::arena::define_handle;
+use crate::dim::{BaseSpace as Space, RealOf};
 use crate::math::{Real, Vector};
 use crate::particle::{ParticleHandle, ParticleSet};
-use crate::space::{RealOf, Space};
 
 define_handle!(
     /// A bending constraint in a [`crate::World`].

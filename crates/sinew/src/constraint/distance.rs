@@ -10,9 +10,9 @@
 
 use super::SubstepContext;
 use crate::arena::define_handle;
+use crate::dim::{BaseSpace as Space, RealOf, VecOf};
 use crate::math::{Real, Vector};
 use crate::particle::{ParticleHandle, ParticleSet};
-use crate::space::{RealOf, Space, VecOf};
 
 define_handle!(
     /// A distance constraint in a [`crate::World`].

@@ -43,9 +43,9 @@
 //! the group's shortest link; the world solves again from where it lands.
 
 use super::LimitRow;
+use crate::dim::{BaseSpace as Space, RealOf, VecOf};
 use crate::math::{Real, Vector};
 use crate::particle::ParticleSet;
-use crate::space::{RealOf, Space, VecOf};
 
 /// Rounds of the active set (each drops the one-sided rows that came out on the wrong
 /// side).
@@ -340,9 +340,9 @@ impl<S: Space> GroupSolver<S> {
 mod tests {
     use super::*;
     use crate::constraint::{AngleLimit, AngleLimitDef, JointLimit};
+    use crate::dim::Space2;
     use crate::math::Vector2;
     use crate::particle::ParticleDef;
-    use crate::space::Space2;
 
     type S = Space2<f64>;
     type V = Vector2<f64>;

@@ -1,9 +1,10 @@
 //! The groups of constraints connected through shared particles (a ragdoll, a chain of
 //! distances): what the impact passes act on (see [`crate::impact`]).
 
+use super::JointSpace as Space;
 use super::{Distance, JointLimit};
 use crate::arena::Arena;
-use crate::space::{RealOf, Space};
+use crate::dim::RealOf;
 
 /// The groups of constraints connected through shared particles (a ragdoll, a chain of
 /// distances), for the impact passes: per particle slot its group (`u32::MAX`: none),

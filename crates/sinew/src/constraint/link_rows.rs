@@ -33,9 +33,9 @@
 
 use super::Distance;
 use crate::arena::Arena;
+use crate::dim::{BaseSpace as Space, VecOf};
 use crate::math::{Real, Vector};
 use crate::particle::ParticleSet;
-use crate::space::{Space, VecOf};
 
 /// Links per row: eight `f32` lanes are one AVX register.
 pub(crate) const LANES: usize = 8;
@@ -231,9 +231,9 @@ impl<R: Real> LinkRows<R> {
 mod tests {
     use super::*;
     use crate::constraint::SubstepContext;
+    use crate::dim::Space2;
     use crate::math::Vector2;
     use crate::particle::ParticleDef;
-    use crate::space::Space2;
 
     type S = Space2<f32>;
 

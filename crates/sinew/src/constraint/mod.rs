@@ -44,14 +44,29 @@ pub use tether::{Tether, TetherDef, TetherHandle};
 pub(crate) use link_rows::LinkRows;
 
 use crate::arena::define_handle;
+use crate::dim::{BaseSpace as Space, Space2, Space3};
 use crate::math::Real;
 use crate::particle::ParticleSet;
-use crate::space::Space;
 
 define_handle!(
     /// A joint limit ([`AngleLimit`] in 2D, [`SwingTwistLimit`] in 3D) in a [`crate::World`].
     JointLimitHandle
 );
+
+/// A dimension with its joint limit: [`AngleLimit`] in 2D, [`SwingTwistLimit`] in 3D (a
+/// layer of [`crate::Space`]).
+pub trait JointSpace: Space {
+    /// The joint-limit constraint.
+    type JointLimit: JointLimit<Self>;
+}
+
+impl<R: Real> JointSpace for Space2<R> {
+    type JointLimit = AngleLimit<R>;
+}
+
+impl<R: Real> JointSpace for Space3<R> {
+    type JointLimit = SwingTwistLimit<R>;
+}
 
 /// Per-substep constants shared by every projection.
 #[derive(Clone, Copy, Debug)]

@@ -2,11 +2,11 @@
 //! group of constraints sharing particles, groups interleaved (or a graph colouring), and
 //! the rows of independent links a crowd of rigid links is projected in.
 
+use super::JointSpace as Space;
 use super::groups::{find, join};
 use super::{Distance, JointLimit, LinkRows};
 use crate::arena::Arena;
 use crate::math::Real;
-use crate::space::Space;
 
 /// Independent constraint groups interleaved at a time by [`ConstraintOrder::Sequential`]:
 /// enough to keep the CPU's divide and square-root units busy, few enough that the

@@ -2,12 +2,13 @@
 //! in the order of [`super::order`] (distances, bending, tethers, attachments, joint
 //! limits).
 
+use super::JointSpace as Space;
 use super::order::ConstraintOrdering;
 use super::{Attachment, Bending, Distance, JointLimit, SubstepContext, Tether};
 use crate::arena::Arena;
+use crate::dim::{RealOf, VecOf};
 use crate::math::{Real, Vector};
 use crate::particle::ParticleSet;
-use crate::space::{RealOf, Space, VecOf};
 
 /// The constraints a sweep projects.
 pub(crate) struct Sweep<'a, S: Space> {

@@ -76,9 +76,9 @@
 //! (`tests/swing_twist.rs`).
 
 use super::{JointLimit, SubstepContext, xpbd_delta_lambda};
+use crate::dim::Space3;
 use crate::math::{Real, Vector, Vector3};
 use crate::particle::{ParticleHandle, ParticleSet};
-use crate::space::Space3;
 
 /// Definition of a swing-cone + twist limit.
 #[derive(Clone, Copy, Debug, PartialEq)]

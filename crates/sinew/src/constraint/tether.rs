@@ -10,9 +10,9 @@
 
 use super::SubstepContext;
 use crate::arena::define_handle;
+use crate::dim::{BaseSpace as Space, RealOf};
 use crate::math::{Real, Vector};
 use crate::particle::{ParticleHandle, ParticleSet};
-use crate::space::{RealOf, Space};
 
 define_handle!(
     /// A tether in a [`crate::World`].

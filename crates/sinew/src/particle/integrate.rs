@@ -3,8 +3,8 @@
 //! recovery of a particle whose state went non-finite.
 
 use super::{ALIVE, COLLIDES, KINEMATIC, ParticleSet};
+use crate::dim::{BaseSpace as Space, RealOf, VecOf};
 use crate::math::{Real, Vector};
-use crate::space::{RealOf, Space, VecOf};
 
 /// What the prediction stage works out once per step (derived data, never saved).
 #[derive(Clone, Debug, Default)]

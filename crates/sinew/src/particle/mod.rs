@@ -17,8 +17,8 @@
 pub(crate) mod integrate;
 
 use crate::arena::{RawHandle, define_handle};
+use crate::dim::{BaseSpace as Space, RealOf, VecOf};
 use crate::math::{Real, Vector};
-use crate::space::{RealOf, Space, VecOf};
 use crate::state::{SavedState, StateHasher, saved_state};
 
 define_handle!(

@@ -105,7 +105,7 @@ use crate::world::World;
 use crate::{DistanceDef, SinewError};
 
 /// The joint-limit definition a world of space `S` accepts.
-pub type LimitDefOf<S> = <<S as Space>::JointLimit as JointLimit<S>>::Def;
+pub type LimitDefOf<S> = <<S as crate::JointSpace>::JointLimit as JointLimit<S>>::Def;
 
 /// A [`Space`] that can build its joint limits from a rig: 2D rigs use angle limits, 3D
 /// rigs swing-twist limits. Implemented for [`Space2`] and [`Space3`].
