@@ -139,7 +139,7 @@ impl Sim {
 }
 
 fn sinew_rope(constraint_order: ConstraintOrder, tethers: bool) -> Sim {
-    let mut w = World3::new(WorldDef { constraint_order, ..WorldDef::default() }).expect("world");
+    let mut w = World3::new(WorldDef::default().constraint_order(constraint_order)).expect("world");
     let at = |i: usize| {
         let [x, y, z] = scenario::initial_position(i);
         Vec3::new(x, y, z)

@@ -44,7 +44,7 @@
 //!
 //! `sinew::ragdoll::presets::humanoid3d::<f32>()` (26 particles, 51 bones, 10 swing/twist
 //! limits; see its docs) spawned with `Ragdoll::spawn(world, rig, origin, 1.0, velocity)` into
-//! a `World3` with `WorldDef { substeps, friction: 0.5, ..WorldDef::default() }` (1 iteration,
+//! a `World3` with `WorldDef::default().substeps(substeps).friction(0.5)` (1 iteration,
 //! no damping, no restitution; sleeping on: a ragdoll sleeps after 1 s with every node below
 //! 1 cm/s) and a half-space ground at `y = 0`. Particles collide with the ground as spheres of
 //! the node radii; ragdolls never collide with each other (Sinew has no particle–particle
@@ -532,7 +532,7 @@ fn spawn_awake(world: &mut World3, rig: &RigDef<Space3<f32>>, origin: Vec3, velo
 
 fn sinew3_scene(substeps: u32, sleeping: bool) -> Sim {
     let rig = presets::humanoid3d::<f32>();
-    let def = WorldDef { substeps, friction: FRICTION, ..WorldDef::default() };
+    let def = WorldDef::default().substeps(substeps).friction(FRICTION);
     let mut world = World3::new(def).expect("world");
     let ground = Shape::half_space(Vec3::new(0.0, 1.0, 0.0), 0.0).expect("ground");
     world.add_collider(&ColliderDef::new(ground)).expect("ground");
@@ -554,7 +554,7 @@ fn sinew3_scene(substeps: u32, sleeping: bool) -> Sim {
 /// (the harness runs those).
 fn sinew2_scene() -> Sim {
     let rig = presets::humanoid16::<f32>();
-    let def = WorldDef { substeps: 4, friction: 0.5, damping: 0.1, ..WorldDef::default() };
+    let def = WorldDef::default().substeps(4).friction(0.5).damping(0.1);
     let mut w = World2::new(def).expect("world");
     w.add_collider(&ColliderDef::new(Shape::half_space(Vec2::new(0.0, 1.0), 0.0).expect("ground"))).expect("ground");
     for i in 0..40 {

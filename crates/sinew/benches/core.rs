@@ -24,7 +24,7 @@ fn hanging_rope_coloured<R: Real>() -> World<Space2<R>> {
 }
 
 fn hanging_rope_ordered<R: Real>(constraint_order: ConstraintOrder) -> World<Space2<R>> {
-    let mut w = World::new(WorldDef { constraint_order, ..WorldDef::default() }).unwrap();
+    let mut w = World::new(WorldDef::default().constraint_order(constraint_order)).unwrap();
     let mut prev = w.add_particle(&ParticleDef::at(Vector2::from_f64(0.0, 0.0)).mass(R::ZERO)).unwrap();
     for i in 1..101 {
         let p =
@@ -41,7 +41,7 @@ fn hanging_rope_ordered<R: Real>(constraint_order: ConstraintOrder) -> World<Spa
 
 /// 1000 particles (100 chains of 10) over 50 colliders.
 pub fn collider_scene<R: Real>() -> World<Space2<R>> {
-    let mut w = World::new(WorldDef { friction: R::from_f64(0.3), ..WorldDef::default() }).unwrap();
+    let mut w = World::new(WorldDef::default().friction(R::from_f64(0.3))).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector2::from_f64(0.0, 1.0), R::from_f64(-5.0)).unwrap()))
         .unwrap();
     let mut k = 0;
@@ -126,7 +126,7 @@ fn bench_world_warm<R: Real>(c: &mut Criterion, name: &str, make: fn() -> World<
 fn ragdoll_rain<R: Real>() -> World<Space2<R>> {
     use sinew::ragdoll::{Ragdoll, presets};
     let rig = presets::humanoid16::<R>();
-    let def = WorldDef { substeps: 4, friction: R::from_f64(0.5), damping: R::from_f64(0.1), ..WorldDef::default() };
+    let def = WorldDef::default().substeps(4).friction(R::from_f64(0.5)).damping(R::from_f64(0.1));
     let mut w = World::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector2::from_f64(0.0, 1.0), R::ZERO).unwrap())).unwrap();
     for i in 0..40 {

@@ -28,7 +28,12 @@ fn impact(
     velocity: (f64, f64),
 ) -> (f64, f64, f64, f64) {
     let rig = presets::humanoid16::<f64>();
-    let def = WorldDef { substeps, iterations, impact_passes, friction: 0.6, damping: 0.3, ..WorldDef::default() };
+    let def = WorldDef::default()
+        .substeps(substeps)
+        .iterations(iterations)
+        .impact_passes(impact_passes)
+        .friction(0.6)
+        .damping(0.3);
     let mut w = World::<Space2<f64>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
     let wall = Shape::cuboid(Vector2::new(0.25, 3.0)).unwrap();
@@ -87,7 +92,7 @@ fn main() {
 /// from `origin` at `velocity` toward the wall.
 fn worst_2d(substeps: u32, passes: u32, origin: (f64, f64), velocity: (f64, f64)) -> (f64, f64) {
     let rig = presets::humanoid16::<f64>();
-    let def = WorldDef { substeps, impact_passes: passes, friction: 0.6, damping: 0.3, ..WorldDef::default() };
+    let def = WorldDef::default().substeps(substeps).impact_passes(passes).friction(0.6).damping(0.3);
     let mut w = World::<Space2<f64>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
     let wall = Shape::cuboid(Vector2::new(0.25, 3.0)).unwrap();
@@ -107,7 +112,7 @@ fn worst_2d(substeps: u32, passes: u32, origin: (f64, f64), velocity: (f64, f64)
 /// The same for `humanoid3d` against a wall plane at x = 3.
 fn worst_3d(substeps: u32, passes: u32, velocity: (f64, f64, f64)) -> f64 {
     let rig = presets::humanoid3d::<f64>();
-    let def = WorldDef { substeps, impact_passes: passes, friction: 0.6, damping: 0.3, ..WorldDef::default() };
+    let def = WorldDef::default().substeps(substeps).impact_passes(passes).friction(0.6).damping(0.3);
     let mut w = World::<Space3<f64>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::new(0.0, 1.0, 0.0), 0.0).unwrap())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::new(-1.0, 0.0, 0.0), -3.0).unwrap())).unwrap();

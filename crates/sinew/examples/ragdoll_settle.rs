@@ -17,7 +17,7 @@ fn run<R: Real>((substeps, passes): (u32, u32), origin: (f64, f64), vel: (f64, f
     let r = |v: f64| R::from_f64(v);
     let v2 = |x: f64, y: f64| Vector2::<R>::from_f64(x, y);
     let rig = presets::humanoid16::<R>();
-    let def = WorldDef { substeps, impact_passes: passes, friction: r(0.6), damping: r(0.3), ..WorldDef::default() };
+    let def = WorldDef::default().substeps(substeps).impact_passes(passes).friction(r(0.6)).damping(r(0.3));
     let mut w = World::<Space2<R>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(v2(0.0, 1.0), R::ZERO).unwrap())).unwrap();
     let wall = Shape::cuboid(v2(0.25, 3.0)).unwrap();

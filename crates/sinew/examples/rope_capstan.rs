@@ -18,7 +18,7 @@ use sinew::rope::RopeDef;
 /// Displacement of the heavier end after 3 s (m).
 fn drop_after_3s(mu: f64, ratio: f64, iterations: u32) -> f64 {
     let (post, r) = (0.2, 0.01);
-    let def = WorldDef { friction: mu, iterations, ..WorldDef::default() };
+    let def = WorldDef::default().friction(mu).iterations(iterations);
     let mut w = World2d::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::ball(post).unwrap())).unwrap();
     // Down the left side, over the top, down the right side, touching the post.

@@ -24,7 +24,7 @@ use sinew::rope::RopeDef;
 /// The world, the rope's particles, its rest length.
 fn rope_over_post(mu: f64, rope_mass: f64, hold: f64, load: f64) -> (World2d, Vec<ParticleHandle>, f64) {
     let (post, r) = (0.2, 0.01);
-    let mut w = World2d::new(WorldDef { friction: mu, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().friction(mu)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::ball(post).unwrap())).unwrap();
     let around = post + r;
     let mut points = vec![DVec2::new(-around, -1.0)];

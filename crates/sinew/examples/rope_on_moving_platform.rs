@@ -18,7 +18,7 @@ use std::time::Instant;
 fn run(moving: bool) -> (f64, f64, f64) {
     let mut best = (f64::MAX, 0.0, 0.0);
     for _ in 0..3 {
-        let mut w = World2::new(WorldDef { friction: 0.5, ..WorldDef::default() }).unwrap();
+        let mut w = World2::new(WorldDef::default().friction(0.5)).unwrap();
         w.add_collider(&ColliderDef::new(Shape::half_space(Vector2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
         let platform = Shape::cuboid(Vector2::new(2.0, 0.1)).unwrap();
         let h = w.add_collider(&ColliderDef::new(platform).position(Vector2::new(0.0, 1.0))).unwrap();

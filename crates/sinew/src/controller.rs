@@ -202,6 +202,6 @@ impl<T> Debug for ControllerHandle<T> {
 }
 
 /// The error for a handle that names no controller of its type.
-pub(crate) fn not_found() -> SinewError {
-    SinewError::InvalidHandle { what: "controller" }
+pub(crate) fn not_found<T>(h: ControllerHandle<T>) -> SinewError {
+    SinewError::InvalidHandle { what: "controller", handle: Some(h.raw) }
 }

@@ -35,6 +35,28 @@ pub struct DriverDef<S: Space> {
     pub relative: bool,
 }
 
+impl<S: Space> DriverDef<S> {
+    /// Drives `particle` along `(time, position)` keys, holding it at the last one.
+    #[must_use]
+    pub fn new(particle: ParticleHandle, keys: Vec<(RealOf<S>, VecOf<S>)>) -> Self {
+        Self { particle, keys, release: false, release_mass: RealOf::<S>::ONE, relative: false }
+    }
+    /// Frees the particle after the last key with the last segment's velocity and mass
+    /// `mass` (a throw).
+    #[must_use]
+    pub fn release(mut self, mass: RealOf<S>) -> Self {
+        (self.release, self.release_mass) = (true, mass);
+        self
+    }
+    /// Moves the particle by the keys' offsets from the first, from wherever it is when
+    /// the first key's time comes (a grab).
+    #[must_use]
+    pub fn relative(mut self) -> Self {
+        self.relative = true;
+        self
+    }
+}
+
 /// A keyframe driver (see the module docs).
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeyframeDriver<S: Space> {
@@ -55,7 +77,11 @@ crate::state::saved_state!(impl[S: Space] KeyframeDriver<S> {
 impl<S: Space> KeyframeDriver<S> {
     pub(crate) fn from_def(d: &DriverDef<S>) -> Result<Self, SinewError> {
         if d.keys.is_empty() {
-            return Err(SinewError::InvalidParameter { what: "driver keys", reason: "at least one key is needed" });
+            return Err(SinewError::InvalidParameter {
+                what: "driver keys",
+                reason: "at least one key is needed",
+                value: None,
+            });
         }
         for (i, (t, p)) in d.keys.iter().enumerate() {
             if !t.is_finite() || !p.is_finite() {
@@ -65,11 +91,16 @@ impl<S: Space> KeyframeDriver<S> {
                 return Err(SinewError::InvalidParameter {
                     what: "driver keys",
                     reason: "key times must be strictly increasing",
+                    value: None,
                 });
             }
         }
         if d.release && !(d.release_mass > RealOf::<S>::ZERO) {
-            return Err(SinewError::InvalidParameter { what: "driver release_mass", reason: "must be > 0" });
+            return Err(SinewError::InvalidParameter {
+                what: "driver release_mass",
+                reason: "must be > 0",
+                value: None,
+            });
         }
         Ok(Self {
             particle: d.particle,

@@ -1,8 +1,11 @@
 //! Errors returned by the library. Nothing in Sinew panics on bad input: invalid values
 //! are rejected here, before they can reach the solver.
 
-/// An error from a Sinew API call.
+use crate::arena::RawHandle;
+
+/// An error from a Sinew API call: which argument, handle or value was wrong, and why.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum SinewError {
     /// A vector or scalar argument was NaN or infinite.
     NonFinite {
@@ -13,6 +16,8 @@ pub enum SinewError {
     InvalidHandle {
         /// Which kind of object.
         what: &'static str,
+        /// The handle (slot index and generation), where the call had one.
+        handle: Option<RawHandle>,
     },
     /// A parameter is out of its valid range.
     InvalidParameter {
@@ -20,20 +25,37 @@ pub enum SinewError {
         what: &'static str,
         /// Why it is invalid.
         reason: &'static str,
+        /// The value given, where it is a number.
+        value: Option<f64>,
     },
     /// The time step is not finite and positive.
-    InvalidTimeStep,
+    InvalidTimeStep {
+        /// The step given (s).
+        dt: f64,
+    },
     /// A convex shape could not be built.
     Convex(ConvexError),
+}
+
+impl SinewError {
+    /// [`SinewError::InvalidParameter`] with the value given.
+    #[must_use]
+    pub fn parameter<R: Into<f64>>(what: &'static str, reason: &'static str, value: R) -> Self {
+        Self::InvalidParameter { what, reason, value: Some(value.into()) }
+    }
 }
 
 impl core::fmt::Display for SinewError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Self::NonFinite { what } => write!(f, "{what} is not finite"),
-            Self::InvalidHandle { what } => write!(f, "{what} handle does not refer to a live {what}"),
-            Self::InvalidParameter { what, reason } => write!(f, "invalid {what}: {reason}"),
-            Self::InvalidTimeStep => write!(f, "time step must be finite and > 0"),
+            Self::InvalidHandle { what, handle: Some(h) } => {
+                write!(f, "{what} handle {}v{} does not refer to a live {what}", h.index, h.generation)
+            }
+            Self::InvalidHandle { what, handle: None } => write!(f, "{what} handle does not refer to a live {what}"),
+            Self::InvalidParameter { what, reason, value: Some(v) } => write!(f, "invalid {what} {v}: {reason}"),
+            Self::InvalidParameter { what, reason, value: None } => write!(f, "invalid {what}: {reason}"),
+            Self::InvalidTimeStep { dt } => write!(f, "time step {dt} must be finite and > 0"),
             Self::Convex(e) => write!(f, "invalid convex shape: {e}"),
         }
     }

@@ -65,7 +65,7 @@ use crate::arena::Arena;
 use crate::collider::Collider;
 use crate::constraint::group_solve::{GroupSolver, RowOf};
 use crate::constraint::groups::ConstraintGroups;
-use crate::constraint::{Distance, JointLimit, LinkRows, SubstepContext};
+use crate::constraint::{Distance, JointLimit, JointLimitSolver, LinkRows, SubstepContext};
 use crate::contact::narrow::{ContactTest, closest};
 use crate::contact::solve::solve_contacts_of;
 use crate::contact::{Contact, ContactParams, ContactScratch};
@@ -116,7 +116,7 @@ impl<S: Space> Impacts<'_, S> {
         // approach is gravity's `|g|h`, whatever weight its contact carries), and at
         // least 0.1 m/s (zero gravity).
         let struck = (self.params.rest_speed * RealOf::<S>::from_i32(4)).max(RealOf::<S>::from_ratio(1, 10));
-        let direct = <S::JointLimit as JointLimit<S>>::DIRECT_ROWS;
+        let direct = <S::JointLimit as JointLimitSolver<S>>::DIRECT_ROWS;
         let gs = &mut self.groups;
         gs.stamp = gs.stamp.wrapping_add(1);
         if gs.stamp == 0 {

@@ -28,6 +28,11 @@
 // `x <= 0` is not.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 mod arena;
 pub mod collider;
 pub mod constraint;
@@ -55,7 +60,7 @@ pub use collider::{
 pub use constraint::ConstraintOrder;
 pub use constraint::{
     AngleLimit, AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, DistanceDef, DistanceHandle,
-    JointLimit, JointLimitHandle, LimitRow, SwingTwistLimit, SwingTwistLimitDef, TetherDef, TetherHandle,
+    JointLimit, JointLimitHandle, SwingTwistLimit, SwingTwistLimitDef, TetherDef, TetherHandle,
 };
 pub use controller::SubstepSolver;
 pub use controller::{Controller, ControllerHandle};

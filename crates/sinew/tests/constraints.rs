@@ -33,7 +33,7 @@ fn driven_particle_follows_keys_and_is_thrown_on_release() {
 
 #[test]
 fn attachment_force_reads_the_weight_it_holds() {
-    let mut w = World2d::new(WorldDef { damping: 2.0, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().damping(2.0)).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.0)).mass(3.0)).unwrap();
     let a = w.add_attachment(&AttachmentDef::new(p, DVec2::new(0.0, 0.0))).unwrap();
     for _ in 0..120 {
@@ -82,7 +82,7 @@ fn angle_limits_hold_a_2d_chain_under_gravity() {
 
 #[test]
 fn swing_cone_and_twist_limits_hold_in_3d() {
-    let mut w = World3d::new(WorldDef { gravity: DVec3::new(0.0, -9.81, 0.0), ..WorldDef::default() }).unwrap();
+    let mut w = World3d::new(WorldDef::default().gravity(DVec3::new(0.0, -9.81, 0.0))).unwrap();
     // Parent bone a→b pinned horizontally, child bone b→c free with a reference particle.
     let a = w.add_particle(&ParticleDef::at(DVec3::new(-1.0, 0.0, 0.0)).mass(0.0)).unwrap();
     let b = w.add_particle(&ParticleDef::at(DVec3::new(0.0, 0.0, 0.0)).mass(0.0)).unwrap();
@@ -134,13 +134,25 @@ fn bad_input_is_rejected_not_propagated() {
     assert!(Shape::<Space2<f64>>::ball(0.0).is_err());
     assert!(Shape::<Space2<f64>>::cuboid(DVec2::new(1.0, -1.0)).is_err());
     assert!(Shape::<Space3<f64>>::capsule(DVec3::new(0.0, 0.0, 0.0), DVec3::new(1.0, 0.0, 0.0), f64::NAN).is_err());
-    assert_eq!(w.step(0.0), Err(SinewError::InvalidTimeStep));
-    assert_eq!(w.step(-1.0), Err(SinewError::InvalidTimeStep));
-    assert_eq!(w.step(f64::NAN), Err(SinewError::InvalidTimeStep));
-    assert!(World2d::new(WorldDef { substeps: 0, ..WorldDef::default() }).is_err());
-    assert!(World2d::new(WorldDef { restitution: 2.0, ..WorldDef::default() }).is_err());
+    assert_eq!(w.step(0.0), Err(SinewError::InvalidTimeStep { dt: 0.0 }));
+    assert_eq!(w.step(-1.0), Err(SinewError::InvalidTimeStep { dt: -1.0 }));
+    assert!(matches!(w.step(f64::NAN), Err(SinewError::InvalidTimeStep { dt }) if dt.is_nan()));
+    // Errors name the value and the handle.
+    let e = w.add_particle(&ParticleDef::at(DVec2::ZERO).mass(-2.0)).unwrap_err();
+    assert_eq!(
+        e,
+        SinewError::InvalidParameter { what: "particle mass", reason: "must be finite and ≥ 0", value: Some(-2.0) }
+    );
+    assert_eq!(e.to_string(), "invalid particle mass -2: must be finite and ≥ 0");
+    let gone = w.add_particle(&ParticleDef::at(DVec2::ZERO)).unwrap();
+    w.remove_particle(gone).unwrap();
+    let e = w.add_distance(&DistanceDef::new(p, gone)).unwrap_err();
+    assert_eq!(e, SinewError::InvalidHandle { what: "particle", handle: Some(gone.0) });
+    assert!(e.to_string().starts_with(&format!("particle handle {}v0 ", gone.index())), "{e}");
+    assert!(World2d::new(WorldDef::default().substeps(0)).is_err());
+    assert!(World2d::new(WorldDef::default().restitution(2.0)).is_err());
     for plane_reuse in [-0.001, f64::NAN, f64::INFINITY] {
-        assert!(World2d::new(WorldDef { plane_reuse, ..WorldDef::default() }).is_err(), "{plane_reuse}");
+        assert!(World2d::new(WorldDef::default().plane_reuse(plane_reuse)).is_err(), "{plane_reuse}");
     }
     // An absurd step is clamped and reported, not exploded.
     let report = w.step(1e6).unwrap();
@@ -205,7 +217,7 @@ fn interleaved_constraint_groups_move_bit_for_bit_as_they_would_alone() {
     type S = Space2<f32>;
     let rig = presets::humanoid16::<f32>();
     let world = || {
-        let mut w = World::<Space2<f32>>::new(WorldDef { friction: 0.5, ..WorldDef::default() }).unwrap();
+        let mut w = World::<Space2<f32>>::new(WorldDef::default().friction(0.5)).unwrap();
         w.add_collider(&ColliderDef::new(Shape::half_space(V::new(0.0, 1.0), 0.0).unwrap())).unwrap();
         w
     };

@@ -10,7 +10,7 @@ const G: f64 = 9.81;
 
 fn slope_world(angle_deg: f64, mu: f64) -> (World2d, sinew::ParticleHandle) {
     let a = angle_deg.to_radians();
-    let mut w = World2d::new(WorldDef { friction: mu, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().friction(mu)).unwrap();
     // Free side n·x ≥ 0 with n perpendicular to the slope.
     w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(-a.sin(), a.cos()), 0.0).unwrap())).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.0)).radius(0.05)).unwrap();
@@ -49,7 +49,7 @@ fn particle_slides_off_a_steep_slope_at_coulomb_acceleration() {
 }
 
 fn rebound_height(e: f64) -> f64 {
-    let mut w = World2d::new(WorldDef { restitution: e, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().restitution(e)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 1.0))).unwrap();
     let mut bounced = false;
@@ -79,7 +79,7 @@ fn rebound_height_scales_with_restitution_squared() {
 
 #[test]
 fn moving_box_pushes_a_particle_without_tunnelling() {
-    let mut w = World2d::new(WorldDef { gravity: DVec2::new(0.0, 0.0), ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().gravity(DVec2::new(0.0, 0.0))).unwrap();
     let c = w.add_collider(&ColliderDef::new(Shape::cuboid(DVec2::new(0.01, 1.0)).unwrap())).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(0.5, 0.0))).unwrap();
     // The 2 cm wall moves 10 cm per frame (6 m/s) toward the particle.
@@ -97,7 +97,7 @@ fn moving_box_pushes_a_particle_without_tunnelling() {
 #[test]
 fn particles_rest_on_every_2d_and_3d_shape() {
     fn settle<S: Space>(shape: Shape<S>, at: sinew::VecOf<S>, start: sinew::VecOf<S>) -> f64 {
-        let mut w = World::<S>::new(WorldDef { damping: RealOf::<S>::from_f64(1.0), ..WorldDef::default() }).unwrap();
+        let mut w = World::<S>::new(WorldDef::default().damping(RealOf::<S>::from_f64(1.0))).unwrap();
         let c = w.add_collider(&ColliderDef::new(shape).position(at)).unwrap();
         let p = w.add_particle(&ParticleDef::at(start).radius(RealOf::<S>::from_f64(0.05))).unwrap();
         let mut worst = f64::MIN;
@@ -182,7 +182,7 @@ fn a_pinned_and_released_particle_queries_its_own_colliders_again() {
 /// particle was within 40° of the top (m).
 fn slide_off_a_post(plane_reuse: f64, substeps: u32) -> (Vec<f64>, f64, f64) {
     let (post, r, v0) = (0.3, 0.02, 0.1);
-    let mut w = World2d::new(WorldDef { plane_reuse, substeps, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().plane_reuse(plane_reuse).substeps(substeps)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::ball(post).unwrap())).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, post + r)).radius(r)).unwrap();
     w.particles_mut().set_velocity(p, DVec2::new(v0, 0.0)).unwrap();
@@ -280,7 +280,7 @@ fn a_particle_resting_on_a_plank_and_yanked_into_it_stays_on_top() {
 /// the top face and wiped out its downward velocity).
 #[test]
 fn a_particle_leaving_a_box_edge_steeply_is_not_held_beside_it() {
-    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::cuboid(DVec2::new(0.5, 0.5)).unwrap())).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(0.499, 0.51)).radius(0.01)).unwrap();
     w.particles_mut().set_velocity(p, DVec2::new(5.76, -5.76)).unwrap();
@@ -345,7 +345,7 @@ fn a_particle_sliding_off_a_round_post_leaves_where_the_normal_force_vanishes() 
         let (vanishes, reference) = continuous_departure(post + r, v0, 2e-5);
         let expected = ((2.0 + v0 * v0 / (G * (post + r))) / 3.0).acos().to_degrees();
         assert!((vanishes - expected).abs() < 0.01, "reference integration: {vanishes}° vs {expected}°");
-        let mut w = World2d::new(WorldDef { substeps: 2, plane_reuse: 0.0, ..WorldDef::default() }).unwrap();
+        let mut w = World2d::new(WorldDef::default().substeps(2).plane_reuse(0.0)).unwrap();
         w.add_collider(&ColliderDef::new(Shape::ball(post).unwrap())).unwrap();
         let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, post + r)).radius(r)).unwrap();
         w.particles_mut().set_velocity(p, DVec2::new(v0, 0.0)).unwrap();
@@ -441,7 +441,7 @@ fn a_particle_sliding_off_a_round_post_leaves_where_the_normal_force_vanishes_in
     let (post, r) = (0.3, 0.02);
     for v0 in [0.1, 1.0] {
         let (_, reference) = continuous_departure(post + r, v0, 2e-5);
-        let def = WorldDef::<Space2<Fx>> { substeps: 2, plane_reuse: Fx::ZERO, ..WorldDef::default() };
+        let def = WorldDef::<Space2<Fx>>::default().substeps(2).plane_reuse(Fx::ZERO);
         let mut w = World::<Space2<Fx>>::new(def).unwrap();
         w.add_collider(&ColliderDef::new(Shape::ball(Fx::from_f64(post)).unwrap())).unwrap();
         let p = w.add_particle(&ParticleDef::at(Vector2::from_f64(0.0, post + r)).radius(Fx::from_f64(r))).unwrap();
@@ -462,7 +462,7 @@ fn a_particle_sliding_off_a_sphere_leaves_where_the_normal_force_vanishes_in_3d(
     let (post, r) = (0.3, 0.02);
     for v0 in [0.1, 1.0] {
         let (_, reference) = continuous_departure(post + r, v0, 2e-5);
-        let mut w = World3d::new(WorldDef { substeps: 2, plane_reuse: 0.0, ..WorldDef::default() }).unwrap();
+        let mut w = World3d::new(WorldDef::default().substeps(2).plane_reuse(0.0)).unwrap();
         w.add_collider(&ColliderDef::new(Shape::ball(post).unwrap())).unwrap();
         let p = w.add_particle(&ParticleDef::at(DVec3::new(0.0, post + r, 0.0)).radius(r)).unwrap();
         // Along a diagonal of the horizontal plane, so no axis is special.
@@ -514,7 +514,7 @@ fn a_fast_particle_grazing_a_box_corner_gains_no_energy() {
         let rot = Rot2::from_angle(angle.to_radians());
         for offset in [0.005, 0.01, 0.015, 0.02, 0.025] {
             for phase in 0..8 {
-                let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+                let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO)).unwrap();
                 w.add_collider(&ColliderDef::new(Shape::cuboid(DVec2::new(0.5, 0.5)).unwrap()).rotation(rot)).unwrap();
                 // Straight down past the top-right corner, `offset` beside it (in the
                 // box's frame), starting a fraction of a substep's move higher each time.
@@ -532,7 +532,7 @@ fn a_fast_particle_grazing_a_box_corner_gains_no_energy() {
     // 3D: past an edge of a box (the same code, through the 3D shapes).
     for offset in [0.005, 0.015, 0.025] {
         for phase in 0..8 {
-            let mut w = World3d::new(WorldDef { gravity: DVec3::ZERO, ..WorldDef::default() }).unwrap();
+            let mut w = World3d::new(WorldDef::default().gravity(DVec3::ZERO)).unwrap();
             w.add_collider(&ColliderDef::new(Shape::cuboid(DVec3::new(0.5, 0.5, 0.5)).unwrap())).unwrap();
             let start = DVec3::new(0.5 + offset, 0.7 + 0.1 * speed / 480.0 * f64::from(phase), 0.1);
             let p = w.add_particle(&ParticleDef::at(start).radius(r)).unwrap();
@@ -561,7 +561,7 @@ fn a_fast_particle_striking_a_corner_it_touches_gains_no_energy() {
         let a = deg.to_radians();
         for gap in [0.0, 1e-5] {
             let at = DVec2::new(0.5 + (r + gap) * a.sin(), 0.5 + (r + gap) * a.cos());
-            let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+            let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO)).unwrap();
             w.add_collider(&ColliderDef::new(Shape::cuboid(DVec2::new(0.5, 0.5)).unwrap())).unwrap();
             let p = w.add_particle(&ParticleDef::at(at).radius(r)).unwrap();
             w.particles_mut().set_velocity(p, DVec2::new(0.0, -speed)).unwrap();
@@ -572,7 +572,7 @@ fn a_fast_particle_striking_a_corner_it_touches_gains_no_energy() {
             let e = 0.5 * v.length_squared();
             assert!(e <= kept * 1.01, "f64, {deg}°, gap {gap}: {e} J/kg left of {kept} along the tangent");
 
-            let def = WorldDef::<Space2<Fx>> { gravity: Vector2::from_f64(0.0, 0.0), ..WorldDef::default() };
+            let def = WorldDef::<Space2<Fx>>::default().gravity(Vector2::from_f64(0.0, 0.0));
             let mut w = World::<Space2<Fx>>::new(def).unwrap();
             w.add_collider(&ColliderDef::new(Shape::cuboid(Vector2::from_f64(0.5, 0.5)).unwrap())).unwrap();
             let p = w.add_particle(&ParticleDef::at(Vector2::from_f64(at.x, at.y)).radius(Fx::from_f64(r))).unwrap();
@@ -595,7 +595,7 @@ fn a_particle_sliding_off_a_round_post_far_from_the_origin_leaves_where_the_norm
     let (post, r) = (0.3f32, 0.02f32);
     for (far, v0) in [(10.0f32, 1.0f32), (20.0, 1.0), (20.0, 0.1)] {
         let (_, reference) = continuous_departure(f64::from(post + r), f64::from(v0), 2e-5);
-        let def = WorldDef::<Space2<f32>> { substeps: 2, plane_reuse: 0.0, ..WorldDef::default() };
+        let def = WorldDef::<Space2<f32>>::default().substeps(2).plane_reuse(0.0);
         let mut w = World::<Space2<f32>>::new(def).unwrap();
         let centre = Vector2::new(far, far * 0.37);
         w.add_collider(&ColliderDef::new(Shape::ball(post).unwrap()).position(centre)).unwrap();
@@ -614,7 +614,7 @@ fn a_particle_sliding_off_a_round_post_far_from_the_origin_leaves_where_the_norm
 /// or removing a collider drops every contact anchor.
 #[test]
 fn a_collider_added_in_a_particles_path_stops_it() {
-    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), -5.0).unwrap())).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.0)).radius(0.02).velocity(DVec2::new(0.5, 0.0))).unwrap();
     for _ in 0..30 {
@@ -642,7 +642,7 @@ fn a_turning_paddle_hits_a_particle_between_its_poses_at_the_steps_ends() {
         Shape::convex(&[DVec2::new(0.1, -0.05), DVec2::new(0.6, -0.05), DVec2::new(0.6, 0.05), DVec2::new(0.1, 0.05)])
             .unwrap()
     };
-    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO)).unwrap();
     let rot = |deg: f64| sinew::Rot2::from_angle(deg.to_radians());
     let h = w.add_collider(&ColliderDef::new(paddle()).rotation(rot(-60.0))).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(0.45, 0.0)).radius(0.01)).unwrap();
@@ -682,7 +682,7 @@ fn a_particle_drifting_past_a_surface_moves_its_anchor_instead_of_gathering_afre
     ];
     for (i, floor) in floors.into_iter().enumerate() {
         let at = if i == 0 { DVec2::ZERO } else { DVec2::new(0.5, -0.5) };
-        let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+        let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO)).unwrap();
         w.add_collider(&ColliderDef::new(floor).position(at)).unwrap();
         // 3 cm clear of the floor, drifting at 8 cm/s along it and 2 cm/s towards it.
         let def = ParticleDef::at(DVec2::new(0.0, 0.04)).radius(0.01).velocity(DVec2::new(0.08, -0.02));
@@ -716,7 +716,7 @@ fn a_particle_drifting_past_a_surface_moves_its_anchor_instead_of_gathering_afre
 fn a_particle_drifting_from_far_away_in_f32_does_not_sink_into_a_half_space() {
     use sinew::{Space2, Vector2};
     let n = Vector2::<f32>::new(0.28, 0.96);
-    let def = WorldDef::<Space2<f32>> { gravity: Vector2::ZERO, ..WorldDef::default() };
+    let def = WorldDef::<Space2<f32>>::default().gravity(Vector2::ZERO);
     let mut w = World::<Space2<f32>>::new(def).unwrap();
     let floor = w.add_collider(&ColliderDef::new(Shape::half_space(n, 0.0).unwrap())).unwrap();
     let (dist, speed, r) = (200.0f32, 0.2f32, 0.01f32);

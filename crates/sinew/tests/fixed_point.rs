@@ -42,7 +42,7 @@ fn far_away_particles_saturate_without_panicking() {
 
 #[test]
 fn degenerate_geometry_is_skipped_or_rejected() {
-    let mut w = World2x::new(WorldDef { gravity: XVec2::ZERO, ..WorldDef::default() }).unwrap();
+    let mut w = World2x::new(WorldDef::default().gravity(XVec2::ZERO)).unwrap();
     // Coincident particles: the link has no direction; the projection is skipped.
     let a = w.add_particle(&ParticleDef::at(XVec2::new(x(1.0), x(1.0)))).unwrap();
     let b = w.add_particle(&ParticleDef::at(XVec2::new(x(1.0), x(1.0)))).unwrap();
@@ -61,6 +61,6 @@ fn degenerate_geometry_is_skipped_or_rejected() {
         Shape::<Space2<Fx>>::convex(&[XVec2::ZERO, XVec2::new(x(1.0), x(0.0)), XVec2::new(x(2.0), x(0.0))]).is_err()
     );
     assert!(Shape::<Space3<Fx>>::convex(&[XVec3::ZERO, XVec3::new(x(1.0), x(0.0), x(0.0))]).is_err());
-    assert_eq!(w.step(Fx::ZERO), Err(SinewError::InvalidTimeStep));
-    assert_eq!(w.step(x(-1.0)), Err(SinewError::InvalidTimeStep));
+    assert_eq!(w.step(Fx::ZERO), Err(SinewError::InvalidTimeStep { dt: 0.0 }));
+    assert_eq!(w.step(x(-1.0)), Err(SinewError::InvalidTimeStep { dt: -1.0 }));
 }

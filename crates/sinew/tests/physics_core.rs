@@ -18,7 +18,7 @@ fn v2<R: Real>(x: f64, y: f64) -> Vector2<R> {
 }
 
 fn world<S: Space>(substeps: u32, iterations: u32) -> World<S> {
-    World::new(WorldDef { substeps, iterations, ..WorldDef::default() }).unwrap()
+    World::new(WorldDef::default().substeps(substeps).iterations(iterations)).unwrap()
 }
 
 /// Arithmetic–geometric mean.
@@ -188,7 +188,7 @@ fn ballistic_flight_matches_analytic_position_after_one_second() {
 /// Spring of compliance α with mass m: period 2π√(mα), independent of substeps.
 fn check_xpbd_period<R: Real>(substeps: u32) {
     let (m, alpha) = (1.0, 0.001);
-    let mut w = World::<Space2<R>>::new(WorldDef { gravity: Vector2::ZERO, substeps, ..WorldDef::default() }).unwrap();
+    let mut w = World::<Space2<R>>::new(WorldDef::default().gravity(Vector2::ZERO).substeps(substeps)).unwrap();
     // The bob oscillates about the origin: at h = 62.5 µs a correction is ~1e-8 m, which
     // f32 resolves near 0 but not near 1 m (its spacing there is 1.2e-7 m).
     let pin = w.add_particle(&ParticleDef::at(v2(-1.0, 0.0)).mass(R::ZERO)).unwrap();
@@ -210,8 +210,7 @@ fn check_xpbd_period<R: Real>(substeps: u32) {
 /// A hanging mass on a compliant link stretches α·m·g whatever the substep count.
 fn check_xpbd_stretch<R: Real>(substeps: u32) {
     let (m, alpha) = (2.0, 0.001);
-    let mut w =
-        World::<Space2<R>>::new(WorldDef { substeps, damping: R::from_f64(4.0), ..WorldDef::default() }).unwrap();
+    let mut w = World::<Space2<R>>::new(WorldDef::default().substeps(substeps).damping(R::from_f64(4.0))).unwrap();
     let pin = w.add_particle(&ParticleDef::at(v2(0.0, 0.0)).mass(R::ZERO)).unwrap();
     let bob = w.add_particle(&ParticleDef::at(v2(0.0, -1.0)).mass(R::from_f64(m))).unwrap();
     let d = w.add_distance(&DistanceDef::new(pin, bob).compliance(R::from_f64(alpha))).unwrap();
@@ -260,13 +259,9 @@ fn check_catenary<R: Real>(constraint_order: ConstraintOrder) {
     let (span, length, mass) = (8.0, 10.0, 4.8);
     let a = catenary_parameter(span / 2.0, length);
     let sag = a * ((span / 2.0) / a).cosh() - a;
-    let mut w = World::<Space2<R>>::new(WorldDef {
-        substeps: 16,
-        iterations: 4,
-        damping: R::from_f64(2.0),
-        constraint_order,
-        ..WorldDef::default()
-    })
+    let mut w = World::<Space2<R>>::new(
+        WorldDef::default().substeps(16).iterations(4).damping(R::from_f64(2.0)).constraint_order(constraint_order),
+    )
     .unwrap();
     // Start as a straight line compressed between the supports, links at rest length.
     let seg = length / segments as f64;
@@ -298,7 +293,7 @@ fn catenary_chain_settles_to_analytic_sag() {
 }
 
 fn check_momentum<R: Real>(tolerance: f64) {
-    let mut w = World::<Space2<R>>::new(WorldDef { gravity: Vector2::ZERO, ..WorldDef::default() }).unwrap();
+    let mut w = World::<Space2<R>>::new(WorldDef::default().gravity(Vector2::ZERO)).unwrap();
     let mut seed = 7u64;
     let mut rnd = || {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -397,8 +392,7 @@ fn tethers_keep_a_200_segment_rope_within_rope_distance_at_one_substep() {
 #[test]
 fn one_distance_projection_lands_exactly_on_rest_length() {
     // Jakobsen's printed stick code doubles the correction; XPBD with α = 0 must land on L.
-    let mut w =
-        World::<Space2<f64>>::new(WorldDef { gravity: Vector2::ZERO, substeps: 1, ..WorldDef::default() }).unwrap();
+    let mut w = World::<Space2<f64>>::new(WorldDef::default().gravity(Vector2::ZERO).substeps(1)).unwrap();
     let a = w.add_particle(&ParticleDef::at(v2(0.0, 0.0)).mass(1.0)).unwrap();
     let b = w.add_particle(&ParticleDef::at(v2(1.5, 0.0)).mass(3.0)).unwrap();
     w.add_distance(&DistanceDef::new(a, b).length(1.0)).unwrap();
@@ -413,7 +407,7 @@ fn fast_particle_hits<S: Space>(shape: Shape<S>, at: VecOf<S>, start: VecOf<S>, 
 where
     VecOf<S>: Vector<RealOf<S>>,
 {
-    let mut w = World::<S>::new(WorldDef { gravity: VecOf::<S>::ZERO, substeps, ..WorldDef::default() }).unwrap();
+    let mut w = World::<S>::new(WorldDef::default().gravity(VecOf::<S>::ZERO).substeps(substeps)).unwrap();
     w.add_collider(&ColliderDef::new(shape).position(at)).unwrap();
     let p = w.add_particle(&ParticleDef::at(start).velocity(vel)).unwrap();
     let dir = vel.normalize_or_zero();

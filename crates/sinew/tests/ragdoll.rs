@@ -43,7 +43,7 @@ fn humanoid16_layout_mass_and_rest_pose() {
         assert!(rig.node_index(name).is_some(), "{name}");
     }
     // The rest pose is inside every limit and on the ground (feet touch y = 0).
-    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO)).unwrap();
     let rd = Ragdoll::spawn(&mut w, &rig, DVec2::ZERO, 1.0, DVec2::ZERO).unwrap();
     assert_eq!(rd.max_limit_violation(&w).unwrap(), 0.0);
     let foot = w.particles().position(rd.node_named(&rig, "foot_l").unwrap()).unwrap();
@@ -65,7 +65,7 @@ fn humanoid3d_layout_mass_and_rest_pose() {
     rig.validate().unwrap();
     assert_eq!(rig.nodes.len(), 26);
     assert!((rig.total_mass() - 70.0).abs() < 1e-9);
-    let mut w = World3d::new(WorldDef { gravity: DVec3::ZERO, ..WorldDef::default() }).unwrap();
+    let mut w = World3d::new(WorldDef::default().gravity(DVec3::ZERO)).unwrap();
     let rd = Ragdoll::spawn(&mut w, &rig, DVec3::ZERO, 1.0, DVec3::ZERO).unwrap();
     assert_eq!(rd.joint_limits().len(), 10);
     assert!(rd.max_limit_violation(&w).unwrap() < 1e-9);
@@ -85,7 +85,7 @@ fn impact_2d<R: Real>(origin: (f64, f64), velocity: (f64, f64)) -> (f64, f64, f6
     let rig = presets::humanoid16::<R>();
     // The default 8 substeps, with one impact pass (a struck or strained ragdoll solved
     // directly, see `World`'s "Impacts").
-    let def = WorldDef { impact_passes: 1, friction: r(0.6), damping: r(0.3), ..WorldDef::default() };
+    let def = WorldDef::default().impact_passes(1).friction(r(0.6)).damping(r(0.3));
     let mut w = World::<Space2<R>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(v2(0.0, 1.0), R::ZERO).unwrap())).unwrap();
     let wall = Shape::cuboid(v2(0.25, 3.0)).unwrap();
@@ -147,7 +147,7 @@ fn humanoid16_thrown_into_a_wall_and_dropped_fixed() {
 
 fn humanoid3d_wall<R: Real>() {
     let rig = presets::humanoid3d::<R>();
-    let def = WorldDef { substeps: 96, friction: r(0.6), damping: r(0.3), ..WorldDef::default() };
+    let def = WorldDef::default().substeps(96).friction(r(0.6)).damping(r(0.3));
     let mut w = World::<Space3<R>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(0.0, 1.0, 0.0), R::ZERO).unwrap())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(-1.0, 0.0, 0.0), r(-3.0)).unwrap())).unwrap();
@@ -201,7 +201,7 @@ fn rebound_scales_with_restitution() {
         bar.add_node(NodeDef::new("a", DVec2::new(0.0, 0.0)).radius(0.05));
         bar.add_node(NodeDef::new("b", DVec2::new(0.6, 0.0)).radius(0.05));
         bar.add_bone("a", "b");
-        let mut w = World2d::new(WorldDef { substeps: 16, restitution: e, ..WorldDef::default() }).unwrap();
+        let mut w = World2d::new(WorldDef::default().substeps(16).restitution(e)).unwrap();
         w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
         let rd = Ragdoll::spawn(&mut w, &bar, DVec2::new(0.0, 2.05), 1.0, DVec2::ZERO).unwrap();
         let mut trace = Vec::new();
@@ -222,9 +222,7 @@ fn rebound_scales_with_restitution() {
         let mut sum = 0.0;
         for h in [2.0, 3.0, 4.0] {
             for a in [-100.0f64, -90.0, -80.0, 80.0, 90.0] {
-                let mut w =
-                    World2d::new(WorldDef { substeps: 16, restitution: e, friction: 0.5, ..WorldDef::default() })
-                        .unwrap();
+                let mut w = World2d::new(WorldDef::default().substeps(16).restitution(e).friction(0.5)).unwrap();
                 w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
                 let s = SpawnDef::from_rig(
                     &rig,
@@ -265,7 +263,7 @@ fn rebound_scales_with_restitution() {
 #[test]
 fn hit_impulse_goes_to_the_nearest_bone_and_conserves_momentum() {
     let rig = presets::humanoid16::<f64>();
-    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO)).unwrap();
     let rd = Ragdoll::spawn(&mut w, &rig, DVec2::ZERO, 1.0, DVec2::ZERO).unwrap();
     let knee = rig.node_index("knee_l").unwrap();
     let foot = rig.node_index("foot_l").unwrap();
@@ -289,7 +287,7 @@ fn hit_impulse_goes_to_the_nearest_bone_and_conserves_momentum() {
 fn grab_drags_a_hand_and_release_throws_with_the_hand_velocity() {
     let rig = presets::humanoid16::<f64>();
     // Some velocity damping so the soft-held body stops swinging.
-    let mut w = World2d::new(WorldDef { damping: 2.0, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().damping(2.0)).unwrap();
     let rd = Ragdoll::spawn(&mut w, &rig, DVec2::new(0.0, 1.0), 1.0, DVec2::ZERO).unwrap();
     let hand = rig.node_index("hand_r").unwrap();
     let h = rd.nodes()[hand];
@@ -356,7 +354,7 @@ fn entering_physics_from_two_animation_poses_keeps_the_motion() {
 #[test]
 fn statistics_report_passes_errors_and_speeds() {
     let rig = presets::humanoid16::<f64>();
-    let mut w = World2d::new(WorldDef { substeps: 3, iterations: 4, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().substeps(3).iterations(4)).unwrap();
     let rd = Ragdoll::spawn(&mut w, &rig, DVec2::new(0.0, 2.0), 1.0, DVec2::new(1.0, 0.0)).unwrap();
     let st = rd.stats(&w).unwrap();
     assert_eq!(st.solver_passes, 12, "iterations × substeps");
@@ -374,7 +372,7 @@ fn statistics_report_passes_errors_and_speeds() {
 #[test]
 fn scaled_ragdoll_keeps_its_proportions() {
     let rig = presets::humanoid16::<f64>();
-    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO)).unwrap();
     let rd = Ragdoll::spawn(&mut w, &rig, DVec2::ZERO, 2.0, DVec2::ZERO).unwrap();
     let head = w.particles().position(rd.nodes()[0]).unwrap();
     assert!((head - rig.nodes[0].position * 2.0).length() < 1e-12);
@@ -452,9 +450,9 @@ fn bad_rigs_are_rejected_with_the_item_and_reason() {
     // Muscle settings and presets.
     let mrig = presets::humanoid16_stabilised::<f64>();
     let pose = SpawnDef::at_rest(presets::humanoid16_poses::<f64>()[0].1.clone());
-    let bad = MuscleRagdollDef { edge_iterations: 0, ..MuscleRagdollDef::default() };
+    let bad = MuscleRagdollDef::default().edge_iterations(0);
     assert!(MuscleRagdoll::spawn(&mut w, &mrig, &bad, &[], &pose).is_err());
-    let bad = MuscleRagdollDef { compliance: -1.0, ..MuscleRagdollDef::default() };
+    let bad = MuscleRagdollDef::default().compliance(-1.0);
     assert!(MuscleRagdoll::spawn(&mut w, &mrig, &bad, &[], &pose).is_err());
     let wrong = [TargetPose { name: "x".into(), lengths: vec![1.0; 3] }];
     assert!(MuscleRagdoll::spawn(&mut w, &mrig, &MuscleRagdollDef::default(), &wrong, &pose).is_err());
@@ -464,7 +462,7 @@ fn bad_rigs_are_rejected_with_the_item_and_reason() {
 // ------------------------------------------------------------------ muscle ragdoll
 
 fn muscle_world<R: Real>(substeps: u32) -> World<Space2<R>> {
-    let mut w = World::<Space2<R>>::new(WorldDef { substeps, friction: R::ONE, ..WorldDef::default() }).unwrap();
+    let mut w = World::<Space2<R>>::new(WorldDef::default().substeps(substeps).friction(R::ONE)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(v2(0.0, 1.0), R::ZERO).unwrap())).unwrap();
     w
 }
@@ -661,7 +659,7 @@ fn edge_strain_during_transition(edge_iterations: u32, from: usize, to: usize) -
     let rig = presets::humanoid16_stabilised::<f64>();
     let poses = presets::humanoid16_poses::<f64>();
     let mut w = muscle_world::<f64>(8);
-    let def = MuscleRagdollDef { edge_iterations, ..MuscleRagdollDef::default() };
+    let def = MuscleRagdollDef::default().edge_iterations(edge_iterations);
     let md = MuscleRagdoll::spawn(
         &mut w,
         &rig,
@@ -737,7 +735,7 @@ fn muscle_ragdoll_rolls_back_bit_exactly_in_fixed_point() {
 #[test]
 fn a_ragdoll_at_rest_sleeps_and_wakes_when_hit() {
     let rig = presets::humanoid16::<f64>();
-    let mut w = World2d::new(WorldDef { friction: 0.8, damping: 0.5, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().friction(0.8).damping(0.5)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
     let rd = Ragdoll::spawn(&mut w, &rig, DVec2::new(0.0, 1.0), 1.0, DVec2::new(0.0, 0.0)).unwrap();
     let mut slept_at = None;
@@ -773,7 +771,7 @@ fn a_ragdoll_at_rest_sleeps_and_wakes_when_hit() {
 /// 8 substeps for `frames` frames, with `passes` impact passes.
 fn wall_impact_at_8_substeps(passes: u32, y: f64, speed: f64, frames: u32) -> (f64, f64, f64) {
     let rig = presets::humanoid16::<f64>();
-    let def = WorldDef { friction: 0.6, damping: 0.3, impact_passes: passes, ..WorldDef::default() };
+    let def = WorldDef::default().friction(0.6).damping(0.3).impact_passes(passes);
     let mut w = World2d::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
     let wall = Shape::cuboid(DVec2::new(0.25, 3.0)).unwrap();
@@ -825,7 +823,7 @@ fn one_impact_pass_holds_every_bone_within_one_percent_through_throws_into_a_wal
 fn one_impact_pass_holds_the_bones_of_a_ragdoll_dragged_fast_by_a_hand() {
     let drag = |passes: u32| {
         let rig = presets::humanoid16::<f64>();
-        let mut w = World2d::new(WorldDef { impact_passes: passes, ..WorldDef::default() }).unwrap();
+        let mut w = World2d::new(WorldDef::default().impact_passes(passes)).unwrap();
         w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
         let rd = Ragdoll::spawn(&mut w, &rig, DVec2::new(0.0, 0.0), 1.0, DVec2::ZERO).unwrap();
         let hand = rig.node_index("hand_r").unwrap();
@@ -857,7 +855,7 @@ fn one_impact_pass_holds_the_bones_of_a_ragdoll_dragged_fast_by_a_hand() {
 /// threshold at 0 the passes run and the states part.)
 #[test]
 fn impact_passes_leave_resting_contact_alone() {
-    let mut w = World2d::new(WorldDef { friction: 1.0, damping: 3.0, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().friction(1.0).damping(3.0)).unwrap();
     for x in [-1.4, 1.4] {
         let block = Shape::cuboid(DVec2::new(0.5, 0.5)).unwrap();
         w.add_collider(&ColliderDef::new(block).position(DVec2::new(x, 0.0))).unwrap();
@@ -874,7 +872,7 @@ fn impact_passes_leave_resting_contact_alone() {
     let still = ps.iter().map(|&p| w.particles().velocity(p).unwrap().length()).fold(0.0, f64::max);
     assert!(still < 0.01, "not at rest after 5 s: {still} m/s");
     let mut with = w.clone();
-    with.set_def(WorldDef { impact_passes: 2, ..*w.def() }).unwrap();
+    with.set_def((*w.def()).impact_passes(2)).unwrap();
     for _ in 0..60 {
         w.step(1.0 / 60.0).unwrap();
         with.step(1.0 / 60.0).unwrap();

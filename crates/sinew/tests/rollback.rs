@@ -9,12 +9,9 @@ use sinew::{Snapshot, VecOf};
 /// restitution and a thrown particle.
 fn build<R: Real>() -> (World<Space2<R>>, Vec<sinew::ParticleHandle>, sinew::ColliderHandle) {
     let v = |x: f64, y: f64| Vector2::<R>::from_f64(x, y);
-    let mut w = World::new(WorldDef {
-        friction: R::from_f64(0.4),
-        restitution: R::from_f64(0.3),
-        damping: R::from_f64(0.1),
-        ..WorldDef::default()
-    })
+    let mut w = World::new(
+        WorldDef::default().friction(R::from_f64(0.4)).restitution(R::from_f64(0.3)).damping(R::from_f64(0.1)),
+    )
     .unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), R::from_f64(-2.0)).unwrap())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::ball(R::from_f64(0.3)).unwrap()).position(v(-0.5, 0.0))).unwrap();
@@ -212,7 +209,7 @@ fn snapshot_is_compact() {
 fn resting_rope_world() -> (World2x, sinew::RopeHandle) {
     use sinew::rope::RopeDef;
     let v = |x: f64, y: f64| Vector2::<Fx>::from_f64(x, y);
-    let mut w = World2x::new(WorldDef { friction: Fx::from_f64(0.5), ..WorldDef::default() }).unwrap();
+    let mut w = World2x::new(WorldDef::default().friction(Fx::from_f64(0.5))).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), Fx::ZERO).unwrap())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::ball(Fx::from_f64(0.1)).unwrap()).position(v(0.0, 0.6))).unwrap();
     w.add_collider(&ColliderDef::new(Shape::cuboid(v(0.3, 0.2)).unwrap()).position(v(1.0, 0.2))).unwrap();
@@ -367,7 +364,7 @@ fn moving_colliders_world<R: Real>(seed: u64) -> (World<Space2<R>>, Vec<sinew::C
     use sinew::rope::RopeDef;
     let v = |x: f64, y: f64| Vector2::<R>::from_f64(x, y);
     let r = R::from_f64;
-    let mut w = World::<Space2<R>>::new(WorldDef { friction: r(0.5), ..WorldDef::default() }).unwrap();
+    let mut w = World::<Space2<R>>::new(WorldDef::default().friction(r(0.5))).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), R::ZERO).unwrap())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::ball(r(0.1)).unwrap()).position(v(0.0, 0.6))).unwrap();
     w.add_collider(&ColliderDef::new(Shape::cuboid(v(0.3, 0.2)).unwrap()).position(v(1.0, 0.2))).unwrap();

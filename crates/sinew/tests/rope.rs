@@ -63,7 +63,7 @@ fn hard_pull_stretches_less_than_one_percent_at_8_substeps() {
 /// A rope 5 cm thick, particles 15 cm apart, dropped across a post 5 cm across (3× thinner
 /// than the spacing). Returns whether it stayed on the post.
 fn drop_across_post<S: Space>(edges: bool, post: Shape<S>, post_at: VecOf<S>, a: VecOf<S>, b: VecOf<S>) -> bool {
-    let mut w = World::<S>::new(WorldDef { friction: RealOf::<S>::from_f64(0.4), ..WorldDef::default() }).unwrap();
+    let mut w = World::<S>::new(WorldDef::default().friction(RealOf::<S>::from_f64(0.4))).unwrap();
     w.add_collider(&ColliderDef::new(post).position(post_at)).unwrap();
     let mut def =
         RopeDef::between(a, b).segments(11).mass(RealOf::<S>::from_f64(0.3)).radius(RealOf::<S>::from_f64(0.01));
@@ -133,7 +133,7 @@ fn rope_stays_on_a_post_three_times_thinner_than_its_particle_spacing() {
 #[test]
 fn no_span_ever_passes_through_a_box_corner() {
     // A box turned 45° presents a corner upward; a rope with 20 cm spacing falls on it.
-    let mut w = World2d::new(WorldDef { friction: 0.2, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().friction(0.2)).unwrap();
     let bx = Shape::cuboid(DVec2::new(0.3, 0.3)).unwrap();
     let c = w.add_collider(&ColliderDef::new(bx).rotation(Rot2::from_angle(std::f64::consts::FRAC_PI_4))).unwrap();
     let h = w.add_rope(&RopeDef::between(DVec2::new(-0.9, 0.6), DVec2::new(0.9, 0.6)).segments(9).radius(0.0)).unwrap();
@@ -154,7 +154,7 @@ fn no_span_ever_passes_through_a_box_corner() {
 }
 
 fn hanging_load<R: Real>() -> (f64, f64) {
-    let mut w = World::<Space2<R>>::new(WorldDef { damping: R::from_f64(2.0), ..WorldDef::default() }).unwrap();
+    let mut w = World::<Space2<R>>::new(WorldDef::default().damping(R::from_f64(2.0))).unwrap();
     let v = |x: f64, y: f64| Vector2::<R>::from_f64(x, y);
     let h = w
         .add_rope(&RopeDef::between(v(0.0, 0.0), v(0.0, -2.0)).segments(20).mass(R::from_f64(0.02)).pin_start())
@@ -183,7 +183,7 @@ fn tension_of_a_rope_holding_10_kg_reads_98_1_newtons() {
 
 #[test]
 fn reeling_follows_the_schedule_without_speed_spikes() {
-    let mut w = World2d::new(WorldDef { damping: 0.5, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().damping(0.5)).unwrap();
     let h = w
         .add_rope(&RopeDef::between(DVec2::new(0.0, 0.0), DVec2::new(0.0, -3.0)).segments(30).mass(0.3).pin_start())
         .unwrap();
@@ -252,7 +252,7 @@ fn rope_tears_above_its_tear_tension_and_holds_below() {
 
 #[test]
 fn grabbing_the_middle_leaves_two_symmetric_halves() {
-    let mut w = World2d::new(WorldDef { damping: 1.0, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().damping(1.0)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
     let h = w
         .add_rope(&RopeDef::between(DVec2::new(-1.0, 0.02), DVec2::new(1.0, 0.02)).segments(40).mass(0.4).radius(0.02))
@@ -302,7 +302,7 @@ fn cutting_makes_two_ropes_that_both_simulate() {
 
 #[test]
 fn wind_pushes_a_hanging_rope_sideways_and_a_rope_at_rest_sleeps() {
-    let mut w = World2d::new(WorldDef { damping: 0.5, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().damping(0.5)).unwrap();
     let h = w
         .add_rope(&RopeDef::between(DVec2::new(0.0, 0.0), DVec2::new(0.0, -1.0)).segments(10).mass(0.1).pin_start())
         .unwrap();
@@ -385,7 +385,7 @@ fn throw_at_obstacle<S: Space>(
     edges: bool,
     checked_steps: usize,
 ) -> Result<(), String> {
-    let mut w = World::<S>::new(WorldDef { friction: RealOf::<S>::from_f64(0.3), ..WorldDef::default() }).unwrap();
+    let mut w = World::<S>::new(WorldDef::default().friction(RealOf::<S>::from_f64(0.3))).unwrap();
     w.add_collider(&obstacle).unwrap();
     let spacing = 0.12;
     let x0 = -0.3 - phase * speed * DT / 8.0;
@@ -555,7 +555,7 @@ fn a_fast_span_never_passes_a_thin_wall() {
 /// every step.
 #[test]
 fn a_span_near_a_post_keeps_its_speculative_contact() {
-    let mut w = World2d::new(WorldDef { gravity: DVec2::ZERO, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::ball(0.3).unwrap())).unwrap();
     let s = std::f64::consts::FRAC_1_SQRT_2;
     let (c, t) = (DVec2::new(0.4 * s, 0.4 * s), DVec2::new(-s, s));
@@ -577,7 +577,7 @@ fn a_span_near_a_post_keeps_its_speculative_contact() {
 /// `WorldDef::plane_reuse`). Returns the smallest distance between any span's centre line
 /// and the post's surface over the run, and the final position of the hanging end.
 fn slow_pull_over_a_post(plane_reuse: f64) -> (f64, DVec2) {
-    let mut w = World2d::new(WorldDef { plane_reuse, friction: 0.3, damping: 0.5, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().plane_reuse(plane_reuse).friction(0.3).damping(0.5)).unwrap();
     let post = 0.015;
     w.add_collider(&ColliderDef::new(Shape::ball(post).unwrap())).unwrap();
     let v = DVec2::new;
@@ -621,7 +621,7 @@ fn a_rope_pulled_slowly_over_a_post_on_contact_planes_keeps_its_centre_line_out_
 #[test]
 fn the_pieces_of_a_cut_rope_keep_their_spans_out_of_a_post() {
     let v = |x: f64, y: f64| Vector2::<Fx>::from_f64(x, y);
-    let mut w = World2x::new(WorldDef { friction: Fx::from_f64(0.5), ..WorldDef::default() }).unwrap();
+    let mut w = World2x::new(WorldDef::default().friction(Fx::from_f64(0.5))).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0), Fx::ZERO).unwrap())).unwrap();
     let (post, post_r, r) = ((0.0, 0.6), 0.1, 0.015);
     w.add_collider(&ColliderDef::new(Shape::ball(Fx::from_f64(post_r)).unwrap()).position(v(post.0, post.1))).unwrap();

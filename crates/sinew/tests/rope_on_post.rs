@@ -6,14 +6,12 @@ use sinew::World;
 use sinew::prelude::*;
 
 fn run<R: Real>(substeps: u32, iterations: u32) -> (f64, f64, usize) {
-    let def = WorldDef::<Space2<R>> {
-        substeps,
-        iterations,
-        // The seed damps Verlet velocities by 0.99 per 60 Hz frame: a rate of −ln(0.99)·60.
-        damping: R::from_f64(-(0.99f64.ln()) * 60.0),
-        friction: R::from_f64(0.3),
-        ..WorldDef::default()
-    };
+    // The seed damps Verlet velocities by 0.99 per 60 Hz frame: a rate of −ln(0.99)·60.
+    let def = WorldDef::<Space2<R>>::default()
+        .substeps(substeps)
+        .iterations(iterations)
+        .damping(R::from_f64(-(0.99f64.ln()) * 60.0))
+        .friction(R::from_f64(0.3));
     let mut w = World::new(def).unwrap();
     let (post_c, post_r, radius) = ((1.4, -0.5), 0.25, 0.02);
     w.add_collider(

@@ -124,8 +124,7 @@ fn fixed_point_twist_gradient_agrees_with_f64() {
 /// child about its bone, reversing every second. Returns the worst twist violation, the
 /// fraction of frames at the twist limit (within 1°) and the largest swing (all degrees).
 fn driven_twist<R: Real>() -> (f64, f64, f64) {
-    let mut w =
-        World::<Space3<R>>::new(WorldDef { gravity: Vector3::ZERO, substeps: 16, ..WorldDef::default() }).unwrap();
+    let mut w = World::<Space3<R>>::new(WorldDef::default().gravity(Vector3::ZERO).substeps(16)).unwrap();
     let v = |x: f64, y: f64, z: f64| Vector3::<R>::from_f64(x, y, z);
     let a = w.add_particle(&ParticleDef::at(v(-1.0, 0.0, 0.0)).mass(R::ZERO)).unwrap();
     let b = w.add_particle(&ParticleDef::at(v(0.0, 0.0, 0.0)).mass(R::ZERO)).unwrap();
@@ -241,7 +240,7 @@ fn shoulder_and_hip_limits<R: Real>(rig: &RigDef<Space3<R>>) -> Vec<usize> {
 fn tumble<R: Real>(seed: u64) -> (f64, f64, f64, usize) {
     let rig = presets::humanoid3d::<R>();
     let twist_limits = shoulder_and_hip_limits(&rig);
-    let mut w = World::<Space3<R>>::new(WorldDef { substeps: 32, ..WorldDef::default() }).unwrap();
+    let mut w = World::<Space3<R>>::new(WorldDef::default().substeps(32)).unwrap();
     let mut s = SpawnDef::from_rig(&rig, Vector3::from_f64(0.0, 5.0, 0.0), Quat::IDENTITY, R::ONE, Vector3::ZERO);
     let n = R::from_i32(s.pose.positions.len() as i32);
     let com = s.pose.positions.iter().fold(Vector3::ZERO, |a, p| a + *p) / n;
@@ -318,7 +317,7 @@ fn tumbling_humanoid3d_with_every_limit_gains_no_energy_fixed() {
 fn wall_impact<R: Real>(velocity: (f64, f64, f64)) -> (f64, f64) {
     let rig = presets::humanoid3d::<R>();
     let twist_limits = shoulder_and_hip_limits(&rig);
-    let def = WorldDef { substeps: 96, friction: r(0.6), damping: r(0.3), ..WorldDef::default() };
+    let def = WorldDef::default().substeps(96).friction(r(0.6)).damping(r(0.3));
     let mut w = World::<Space3<R>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(0.0, 1.0, 0.0), R::ZERO).unwrap())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(-1.0, 0.0, 0.0), r(-3.0)).unwrap())).unwrap();

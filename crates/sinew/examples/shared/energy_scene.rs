@@ -15,7 +15,7 @@ pub fn next(s: &mut u64) -> f64 {
 /// The scene of `seed`, and its particles.
 pub fn scene(seed: u64, friction: f64) -> (World2d, Vec<ParticleHandle>) {
     let mut s = seed;
-    let mut w = World2d::new(WorldDef { friction, ..WorldDef::default() }).unwrap();
+    let mut w = World2d::new(WorldDef::default().friction(friction)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
     for i in 0..8 {
         let at = DVec2::new(-3.0 + 6.0 * next(&mut s), 0.5 + 2.0 * next(&mut s));

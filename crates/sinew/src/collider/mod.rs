@@ -125,7 +125,7 @@ fn positive_finite<R: Real>(v: R, what: &'static str) -> Result<R, SinewError> {
     if !v.is_finite() {
         Err(SinewError::NonFinite { what })
     } else if !(v > R::ZERO) {
-        Err(SinewError::InvalidParameter { what, reason: "must be > 0" })
+        Err(SinewError::InvalidParameter { what, reason: "must be > 0", value: None })
     } else {
         Ok(v)
     }
@@ -140,7 +140,7 @@ impl<S: Space> Shape<S> {
         }
         let (n, len) = normal.normalize_and_length();
         if len == RealOf::<S>::ZERO {
-            return Err(SinewError::InvalidParameter { what: "half-space normal", reason: "zero length" });
+            return Err(SinewError::InvalidParameter { what: "half-space normal", reason: "zero length", value: None });
         }
         // offset is measured along the given normal; rescale for the unit one.
         Ok(Self::HalfSpace(HalfSpace { normal: n, offset: offset / len }))
@@ -250,8 +250,9 @@ impl<S: Space> Shape<S> {
     }
 }
 
-/// Definition of a collider.
+/// Definition of a collider (a shape with defaults; builder methods for the rest).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ColliderDef<S: Space> {
     /// The shape.
     pub shape: Shape<S>,
@@ -307,6 +308,18 @@ impl<S: Space> ColliderDef<S> {
         self.restitution = Some(e);
         self
     }
+    /// Sets the static friction coefficient.
+    #[must_use]
+    pub fn static_friction(mut self, mu: RealOf<S>) -> Self {
+        self.static_friction = Some(mu);
+        self
+    }
+    /// Sets the collision filter.
+    #[must_use]
+    pub fn groups(mut self, groups: InteractionGroups) -> Self {
+        self.groups = groups;
+        self
+    }
 }
 
 /// A collider in a world.
@@ -349,13 +362,17 @@ impl<S: Space> Collider<S> {
             if let Some(v) = v
                 && (!v.is_finite() || v < RealOf::<S>::ZERO)
             {
-                return Err(SinewError::InvalidParameter { what, reason: "must be finite and ≥ 0" });
+                return Err(SinewError::InvalidParameter { what, reason: "must be finite and ≥ 0", value: None });
             }
         }
         if let Some(e) = d.restitution
             && (!e.is_finite() || e < RealOf::<S>::ZERO || e > RealOf::<S>::ONE)
         {
-            return Err(SinewError::InvalidParameter { what: "collider restitution", reason: "must be in [0, 1]" });
+            return Err(SinewError::InvalidParameter {
+                what: "collider restitution",
+                reason: "must be in [0, 1]",
+                value: None,
+            });
         }
         Ok(Self {
             shape: d.shape.clone(),

@@ -36,6 +36,21 @@ pub struct AngleLimitDef<R> {
     pub compliance: R,
 }
 
+impl<R: Real> AngleLimitDef<R> {
+    /// A hard limit keeping the signed angle at `b` between `a–b` and `b–c` in
+    /// `[min, max]` (rad).
+    #[must_use]
+    pub fn new(a: ParticleHandle, b: ParticleHandle, c: ParticleHandle, min: R, max: R) -> Self {
+        Self { a, b, c, min, max, compliance: R::ZERO }
+    }
+    /// Sets the compliance (rad/(N·m)).
+    #[must_use]
+    pub fn compliance(mut self, compliance: R) -> Self {
+        self.compliance = compliance;
+        self
+    }
+}
+
 /// A 2D angle limit (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AngleLimit<R> {
@@ -112,14 +127,17 @@ impl<R: Real> AngleLimit<R> {
 
 impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
     type Def = AngleLimitDef<R>;
-    const DIRECT_ROWS: bool = true;
 
     fn from_def(d: &Self::Def, p: &ParticleSet<Space2<R>>) -> Result<Self, crate::SinewError> {
         for h in [d.a, d.b, d.c] {
             p.check(h)?;
         }
         if d.a == d.b || d.b == d.c || d.a == d.c {
-            return Err(crate::SinewError::InvalidParameter { what: "angle limit", reason: "particles must differ" });
+            return Err(crate::SinewError::InvalidParameter {
+                what: "angle limit",
+                reason: "particles must differ",
+                value: None,
+            });
         }
         if !(d.min.is_finite() && d.max.is_finite() && d.compliance.is_finite()) {
             return Err(crate::SinewError::NonFinite { what: "angle limit" });
@@ -128,6 +146,7 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
             return Err(crate::SinewError::InvalidParameter {
                 what: "angle limit",
                 reason: "need -π ≤ min ≤ max ≤ π and compliance ≥ 0",
+                value: None,
             });
         }
         Ok(Self {
@@ -141,6 +160,30 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
             wide: d.max - d.min > R::PI,
         })
     }
+
+    fn particle_indices(&self) -> Vec<usize> {
+        self.idx.iter().map(|&i| i as usize).collect()
+    }
+
+    fn violation(&self, p: &ParticleSet<Space2<R>>) -> R {
+        let [a, b, c] = self.idx.map(|i| i as usize);
+        let theta = Self::angle(p.pos[a], p.pos[b], p.pos[c]);
+        if theta < self.min {
+            self.min - theta
+        } else if theta > self.max {
+            theta - self.max
+        } else {
+            R::ZERO
+        }
+    }
+
+    fn multipliers(&self) -> Vec<R> {
+        vec![self.lambda]
+    }
+}
+
+impl<R: Real> super::solver::JointLimitSolver<Space2<R>> for AngleLimit<R> {
+    const DIRECT_ROWS: bool = true;
 
     /// The inside test is inlined into the world's sweep (most limits are within range in
     /// most substeps); the projection is an out-of-line call.
@@ -167,26 +210,6 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
 
     fn reset(&mut self) {
         self.lambda = R::ZERO;
-    }
-
-    fn particle_indices(&self) -> Vec<usize> {
-        self.idx.iter().map(|&i| i as usize).collect()
-    }
-
-    fn violation(&self, p: &ParticleSet<Space2<R>>) -> R {
-        let [a, b, c] = self.idx.map(|i| i as usize);
-        let theta = Self::angle(p.pos[a], p.pos[b], p.pos[c]);
-        if theta < self.min {
-            self.min - theta
-        } else if theta > self.max {
-            theta - self.max
-        } else {
-            R::ZERO
-        }
-    }
-
-    fn multipliers(&self) -> Vec<R> {
-        vec![self.lambda]
     }
 
     fn violated_rows(&self, p: &ParticleSet<Space2<R>>, out: &mut Vec<LimitRow<Space2<R>>>) {

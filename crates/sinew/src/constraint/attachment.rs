@@ -86,7 +86,7 @@ impl<S: Space> Attachment<S> {
 
     /// One XPBD projection.
     #[inline]
-    pub fn solve(&mut self, p: &mut ParticleSet<S>, ctx: &SubstepContext<RealOf<S>>) {
+    pub(crate) fn solve(&mut self, p: &mut ParticleSet<S>, ctx: &SubstepContext<RealOf<S>>) {
         let zero = RealOf::<S>::ZERO;
         let i = self.particle as usize;
         let w = p.inv_mass[i];

@@ -33,6 +33,26 @@ pub struct BendingDef<S: Space> {
     pub rest: Option<RealOf<S>>,
 }
 
+impl<S: Space> BendingDef<S> {
+    /// A rigid bend at `b` between `a–b` and `b–c`, at its current angle.
+    #[must_use]
+    pub fn new(a: ParticleHandle, b: ParticleHandle, c: ParticleHandle) -> Self {
+        Self { a, b, c, compliance: RealOf::<S>::ZERO, rest: None }
+    }
+    /// Sets the compliance.
+    #[must_use]
+    pub fn compliance(mut self, compliance: RealOf<S>) -> Self {
+        self.compliance = compliance;
+        self
+    }
+    /// Sets the rest value.
+    #[must_use]
+    pub fn rest(mut self, rest: RealOf<S>) -> Self {
+        self.rest = Some(rest);
+        self
+    }
+}
+
 /// A bending constraint (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bending<R> {
@@ -61,7 +81,7 @@ impl<R: Real> Bending<R> {
 
     /// One XPBD projection.
     #[inline]
-    pub fn solve<S: Space<Real = R>>(&mut self, p: &mut ParticleSet<S>, ctx: &SubstepContext<R>) {
+    pub(crate) fn solve<S: Space<Real = R>>(&mut self, p: &mut ParticleSet<S>, ctx: &SubstepContext<R>) {
         let (a, b, c) = (self.a as usize, self.b as usize, self.c as usize);
         let (wa, wb, wc) = (p.inv_mass[a], p.inv_mass[b], p.inv_mass[c]);
         let third = R::from_ratio(1, 3);

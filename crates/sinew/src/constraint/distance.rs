@@ -91,7 +91,7 @@ impl<R: Real> Distance<R> {
     /// Caches the projection's denominator for a step: masses, compliance and `h` are
     /// constant within a step, so the division is paid once per step, not per substep.
     #[inline]
-    pub fn prepare<S: Space<Real = R>>(&mut self, p: &ParticleSet<S>, ctx: &SubstepContext<R>) {
+    pub(crate) fn prepare<S: Space<Real = R>>(&mut self, p: &ParticleSet<S>, ctx: &SubstepContext<R>) {
         let wsum = p.inv_mass[self.a as usize] + p.inv_mass[self.b as usize];
         let alpha_t = self.compliance * ctx.inv_h2;
         let gamma = self.compliance * self.damping * ctx.inv_h;
@@ -113,7 +113,7 @@ impl<R: Real> Distance<R> {
 
     /// One XPBD projection ([`Distance::prepare`] must have run this step).
     #[inline]
-    pub fn solve<S: Space<Real = R>>(&mut self, p: &mut ParticleSet<S>, ctx: &SubstepContext<R>) {
+    pub(crate) fn solve<S: Space<Real = R>>(&mut self, p: &mut ParticleSet<S>, ctx: &SubstepContext<R>) {
         let Some((a, b, d, c, inv_len)) = self.violation(p) else { return };
         if self.unilateral && c <= R::ZERO && self.lambda == R::ZERO {
             return;

@@ -339,7 +339,7 @@ impl<S: Space> GroupSolver<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraint::{AngleLimit, AngleLimitDef, JointLimit};
+    use crate::constraint::{AngleLimit, AngleLimitDef, JointLimit, JointLimitSolver};
     use crate::dim::Space2;
     use crate::math::Vector2;
     use crate::particle::ParticleDef;

@@ -89,53 +89,70 @@ impl<R: Real> SubstepContext<R> {
 }
 
 /// The dimension-specific joint limit stored by a world: [`AngleLimit`] in 2D,
-/// [`SwingTwistLimit`] in 3D.
-pub trait JointLimit<S: Space>: crate::state::SavedState + core::fmt::Debug + Send + Sync + 'static {
+/// [`SwingTwistLimit`] in 3D. (Its solver methods live in a sealed supertrait: a world's
+/// limits are built from their definitions and solved by the world only.)
+pub trait JointLimit<S: Space>:
+    solver::JointLimitSolver<S> + crate::state::SavedState + core::fmt::Debug + Send + Sync + 'static
+{
     /// The definition used to create it.
     type Def: Clone + core::fmt::Debug;
     /// Builds the limit from its definition, given the current particle positions.
     fn from_def(def: &Self::Def, particles: &ParticleSet<S>) -> Result<Self, crate::SinewError>;
-    /// Projects the limit once.
-    fn solve(&mut self, particles: &mut ParticleSet<S>, ctx: &SubstepContext<S::Real>);
-    /// Resets the multipliers at the start of a substep.
-    fn reset(&mut self);
     /// Particle slot indices the limit reads and writes.
     fn particle_indices(&self) -> Vec<usize>;
     /// How far outside its allowed range the joint is now (radians, 0 when inside).
     fn violation(&self, particles: &ParticleSet<S>) -> S::Real;
     /// Multipliers (for read-outs).
     fn multipliers(&self) -> Vec<S::Real>;
-    /// Whether the world's impact passes solve groups with limits of this kind directly
-    /// (their links, violated limits and contacts at once, see `group_solve`) rather
-    /// than by extra Gauss–Seidel projections; the limit must then give its rows through
-    /// [`violated_rows`](Self::violated_rows).
-    const DIRECT_ROWS: bool = false;
-    /// The parts of the limit outside their range now, as rows of a direct solve; none
-    /// by default.
-    fn violated_rows(&self, _particles: &ParticleSet<S>, _out: &mut Vec<LimitRow<S>>) {}
-    /// Adds `dl` to the multiplier of the `part`-th row [`violated_rows`](Self::violated_rows)
-    /// gave (after the direct solve).
-    fn add_row_lambda(&mut self, _part: usize, _dl: S::Real) {}
 }
 
-/// One part of a joint limit outside its range, as a row of a direct solve: the
-/// particles it moves, the gradient of its constraint `C` at each, `C` itself (negative
-/// below the range, positive above it) and its compliance.
-#[derive(Clone, Copy, Debug)]
-pub struct LimitRow<S: Space> {
-    /// Particle slots (the first `len`).
-    pub particles: [u32; 5],
-    /// `∇C` at each particle.
-    pub gradients: [S::Vector; 5],
-    /// Particles in the row (at most 5).
-    pub len: usize,
-    /// `C`: how far outside the range (rad).
-    pub c: S::Real,
-    /// Compliance (rad/(N·m)).
-    pub compliance: S::Real,
-    /// The multiplier this part has accumulated in the substep.
-    pub lambda: S::Real,
+/// The solver side of a joint limit, sealed: public so that [`JointLimit`] can name it,
+/// in a private module so that no one outside the crate can call or implement it.
+pub(crate) mod solver {
+    use super::SubstepContext;
+    use crate::dim::BaseSpace as Space;
+    use crate::particle::ParticleSet;
+
+    /// How the world projects and directly solves a joint limit.
+    pub trait JointLimitSolver<S: Space> {
+        /// Projects the limit once.
+        fn solve(&mut self, particles: &mut ParticleSet<S>, ctx: &SubstepContext<S::Real>);
+        /// Resets the multipliers at the start of a substep.
+        fn reset(&mut self);
+        /// Whether the world's impact passes solve groups with limits of this kind
+        /// directly (their links, violated limits and contacts at once, see `group_solve`)
+        /// rather than by extra Gauss–Seidel projections; the limit must then give its rows
+        /// through [`violated_rows`](Self::violated_rows).
+        const DIRECT_ROWS: bool = false;
+        /// The parts of the limit outside their range now, as rows of a direct solve; none
+        /// by default.
+        fn violated_rows(&self, _particles: &ParticleSet<S>, _out: &mut Vec<LimitRow<S>>) {}
+        /// Adds `dl` to the multiplier of the `part`-th row
+        /// [`violated_rows`](Self::violated_rows) gave (after the direct solve).
+        fn add_row_lambda(&mut self, _part: usize, _dl: S::Real) {}
+    }
+
+    /// One part of a joint limit outside its range, as a row of a direct solve: the
+    /// particles it moves, the gradient of its constraint `C` at each, `C` itself (negative
+    /// below the range, positive above it) and its compliance.
+    #[derive(Clone, Copy, Debug)]
+    pub struct LimitRow<S: Space> {
+        /// Particle slots (the first `len`).
+        pub particles: [u32; 5],
+        /// `∇C` at each particle.
+        pub gradients: [S::Vector; 5],
+        /// Particles in the row (at most 5).
+        pub len: usize,
+        /// `C`: how far outside the range (rad).
+        pub c: S::Real,
+        /// Compliance (rad/(N·m)).
+        pub compliance: S::Real,
+        /// The multiplier this part has accumulated in the substep.
+        pub lambda: S::Real,
+    }
 }
+
+pub(crate) use solver::{JointLimitSolver, LimitRow};
 
 /// The XPBD update for one scalar constraint; returns `Δλ`.
 ///

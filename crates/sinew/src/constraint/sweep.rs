@@ -4,7 +4,7 @@
 
 use super::JointSpace as Space;
 use super::order::ConstraintOrdering;
-use super::{Attachment, Bending, Distance, JointLimit, SubstepContext, Tether};
+use super::{Attachment, Bending, Distance, JointLimitSolver, SubstepContext, Tether};
 use crate::arena::Arena;
 use crate::dim::{RealOf, VecOf};
 use crate::math::{Real, Vector};

@@ -104,6 +104,33 @@ pub struct SwingTwistLimitDef<R> {
     pub compliance: R,
 }
 
+impl<R: Real> SwingTwistLimitDef<R> {
+    /// A hard swing cone of half-angle `swing_max` (rad) for the bone `b–c` about the bone
+    /// `a–b`, without a twist limit.
+    #[must_use]
+    pub fn new(a: ParticleHandle, b: ParticleHandle, c: ParticleHandle, swing_max: R) -> Self {
+        Self {
+            a,
+            b,
+            c,
+            swing_max,
+            parent_ref: None,
+            child_ref: None,
+            twist_min: -R::PI,
+            twist_max: R::PI,
+            compliance: R::ZERO,
+        }
+    }
+    /// Adds a twist limit `[min, max]` (rad), measured between the reference particles
+    /// `parent_ref` (beside the parent bone) and `child_ref` (beside the child bone).
+    #[must_use]
+    pub fn twist(mut self, parent_ref: ParticleHandle, child_ref: ParticleHandle, min: R, max: R) -> Self {
+        (self.parent_ref, self.child_ref, self.twist_min, self.twist_max) =
+            (Some(parent_ref), Some(child_ref), min, max);
+        self
+    }
+}
+
 /// A swing-cone + twist limit (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SwingTwistLimit<R> {
@@ -294,6 +321,7 @@ impl<R: Real> JointLimit<Space3<R>> for SwingTwistLimit<R> {
             return Err(crate::SinewError::InvalidParameter {
                 what: "swing-twist limit",
                 reason: "particles must differ",
+                value: None,
             });
         }
         let finite = [d.swing_max, d.twist_min, d.twist_max, d.compliance].iter().all(|v| v.is_finite());
@@ -309,6 +337,7 @@ impl<R: Real> JointLimit<Space3<R>> for SwingTwistLimit<R> {
             return Err(crate::SinewError::InvalidParameter {
                 what: "swing-twist limit",
                 reason: "need 0 < swing_max, -π ≤ twist_min ≤ twist_max ≤ π, compliance ≥ 0",
+                value: None,
             });
         }
         let refs = match (d.parent_ref, d.child_ref) {
@@ -322,6 +351,7 @@ impl<R: Real> JointLimit<Space3<R>> for SwingTwistLimit<R> {
                 return Err(crate::SinewError::InvalidParameter {
                     what: "swing-twist limit",
                     reason: "a twist limit needs both reference particles",
+                    value: None,
                 });
             }
         };
@@ -335,16 +365,6 @@ impl<R: Real> JointLimit<Space3<R>> for SwingTwistLimit<R> {
             lambda_swing: R::ZERO,
             lambda_twist: R::ZERO,
         })
-    }
-
-    fn solve(&mut self, p: &mut ParticleSet<Space3<R>>, ctx: &SubstepContext<R>) {
-        self.solve_swing(p, ctx);
-        self.solve_twist(p, ctx);
-    }
-
-    fn reset(&mut self) {
-        self.lambda_swing = R::ZERO;
-        self.lambda_twist = R::ZERO;
     }
 
     fn particle_indices(&self) -> Vec<usize> {
@@ -369,5 +389,17 @@ impl<R: Real> JointLimit<Space3<R>> for SwingTwistLimit<R> {
 
     fn multipliers(&self) -> Vec<R> {
         vec![self.lambda_swing, self.lambda_twist]
+    }
+}
+
+impl<R: Real> super::solver::JointLimitSolver<Space3<R>> for SwingTwistLimit<R> {
+    fn solve(&mut self, p: &mut ParticleSet<Space3<R>>, ctx: &SubstepContext<R>) {
+        self.solve_swing(p, ctx);
+        self.solve_twist(p, ctx);
+    }
+
+    fn reset(&mut self) {
+        self.lambda_swing = R::ZERO;
+        self.lambda_twist = R::ZERO;
     }
 }

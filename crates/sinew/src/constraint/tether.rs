@@ -30,6 +30,20 @@ pub struct TetherDef<S: Space> {
     pub length: Option<RealOf<S>>,
 }
 
+impl<S: Space> TetherDef<S> {
+    /// A tether keeping `particle` within its current distance of `anchor`.
+    #[must_use]
+    pub fn new(particle: ParticleHandle, anchor: ParticleHandle) -> Self {
+        Self { particle, anchor, length: None }
+    }
+    /// Sets the length (m).
+    #[must_use]
+    pub fn length(mut self, length: RealOf<S>) -> Self {
+        self.length = Some(length);
+        self
+    }
+}
+
 /// A tether (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tether<R> {
@@ -54,7 +68,7 @@ impl<R: Real> Tether<R> {
 
     /// One projection (rigid, one-sided).
     #[inline]
-    pub fn solve<S: Space<Real = R>>(&self, p: &mut ParticleSet<S>, _ctx: &SubstepContext<R>) {
+    pub(crate) fn solve<S: Space<Real = R>>(&self, p: &mut ParticleSet<S>, _ctx: &SubstepContext<R>) {
         let i = self.particle as usize;
         if p.inv_mass[i] == R::ZERO {
             return;

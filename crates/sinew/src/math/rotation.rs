@@ -226,3 +226,68 @@ mod tests {
         assert!((Quat::from_rotation_arc(a, -a).rotate(a) + a).length() < 1e-12);
     }
 }
+
+/// Conversions to and from glam's rotations (`glam` feature): [`Quat`] ↔ `glam::Quat` /
+/// `glam::DQuat`, [`Rot2`] ↔ `glam::Mat2` / `glam::DMat2` (the rotation matrix, columns
+/// `(cos θ, sin θ)` and `(−sin θ, cos θ)`; a matrix that is not a rotation is taken by its
+/// first column's direction).
+#[cfg(feature = "glam")]
+mod glam_interop {
+    use super::{Quat, Rot2};
+
+    macro_rules! quat {
+        ($r:ty, $g:ty) => {
+            impl From<$g> for Quat<$r> {
+                fn from(q: $g) -> Self {
+                    Self { x: q.x, y: q.y, z: q.z, w: q.w }
+                }
+            }
+            impl From<Quat<$r>> for $g {
+                fn from(q: Quat<$r>) -> Self {
+                    <$g>::from_xyzw(q.x, q.y, q.z, q.w)
+                }
+            }
+        };
+    }
+    quat!(f32, glam::Quat);
+    quat!(f64, glam::DQuat);
+
+    macro_rules! rot2 {
+        ($r:ty, $m:ty, $v:ty) => {
+            impl From<$m> for Rot2<$r> {
+                fn from(m: $m) -> Self {
+                    let (c, s) = (m.x_axis.x, m.x_axis.y);
+                    let l = (c * c + s * s).sqrt();
+                    if l > 0.0 { Self { c: c / l, s: s / l } } else { Self { c: 1.0, s: 0.0 } }
+                }
+            }
+            impl From<Rot2<$r>> for $m {
+                fn from(r: Rot2<$r>) -> Self {
+                    <$m>::from_cols(<$v>::new(r.c, r.s), <$v>::new(-r.s, r.c))
+                }
+            }
+        };
+    }
+    rot2!(f32, glam::Mat2, glam::Vec2);
+    rot2!(f64, glam::DMat2, glam::DVec2);
+
+    #[cfg(test)]
+    mod tests {
+        use super::super::{Quat, Rot2, Rotation};
+        use crate::math::Vector3;
+
+        #[test]
+        fn glam_rotations_convert_and_rotate_alike() {
+            let q = Quat::<f32>::from_axis_angle(Vector3::new(0.0, 1.0, 0.0), 0.7);
+            let g: glam::Quat = q.into();
+            let v = glam::Vec3::new(1.0, 2.0, 3.0);
+            let a: glam::Vec3 = q.rotate(Vector3::from(v)).into();
+            assert!((a - g * v).length() < 1e-6);
+            assert_eq!(Quat::<f32>::from(g), q);
+            let r = Rot2::<f64>::from_angle(0.3);
+            let m: glam::DMat2 = r.into();
+            assert!((m * glam::DVec2::X - glam::DVec2::new(0.3f64.cos(), 0.3f64.sin())).length() < 1e-12);
+            assert!((Rot2::<f64>::from(m).angle() - 0.3).abs() < 1e-12);
+        }
+    }
+}

@@ -63,8 +63,10 @@ impl Default for InteractionGroups {
     }
 }
 
-/// Definition of a particle (Box2D style: a small struct with defaults).
+/// Definition of a particle (Box2D style: a small struct with defaults and builder
+/// methods).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ParticleDef<S: Space> {
     /// Initial position (m).
     pub position: VecOf<S>,
@@ -127,6 +129,24 @@ impl<S: Space> ParticleDef<S> {
     #[must_use]
     pub fn pinned(mut self) -> Self {
         self.pinned = true;
+        self
+    }
+    /// Sets the multiplier on world gravity.
+    #[must_use]
+    pub fn gravity_scale(mut self, s: RealOf<S>) -> Self {
+        self.gravity_scale = s;
+        self
+    }
+    /// Sets the collision filter.
+    #[must_use]
+    pub fn groups(mut self, groups: InteractionGroups) -> Self {
+        self.groups = groups;
+        self
+    }
+    /// Sets the friction coefficient against colliders.
+    #[must_use]
+    pub fn friction(mut self, mu: RealOf<S>) -> Self {
+        self.friction = Some(mu);
         self
     }
 }
@@ -428,6 +448,7 @@ impl<S: Space> ParticleSet<S> {
                 return Err(crate::SinewError::InvalidParameter {
                     what: "fallback_mass",
                     reason: "a released particle needs a positive mass",
+                    value: None,
                 });
             }
             self.mass[k] = fallback_mass;
@@ -443,7 +464,11 @@ impl<S: Space> ParticleSet<S> {
     pub fn set_mass(&mut self, h: ParticleHandle, mass: RealOf<S>) -> Result<(), crate::SinewError> {
         self.check(h)?;
         if !(mass > RealOf::<S>::ZERO) || !mass.is_finite() {
-            return Err(crate::SinewError::InvalidParameter { what: "mass", reason: "must be positive and finite" });
+            return Err(crate::SinewError::InvalidParameter {
+                what: "mass",
+                reason: "must be positive and finite",
+                value: None,
+            });
         }
         let k = h.index();
         self.mass[k] = mass;
@@ -454,7 +479,11 @@ impl<S: Space> ParticleSet<S> {
     }
 
     pub(crate) fn check(&self, h: ParticleHandle) -> Result<(), crate::SinewError> {
-        if self.contains(h) { Ok(()) } else { Err(crate::SinewError::InvalidHandle { what: "particle" }) }
+        if self.contains(h) {
+            Ok(())
+        } else {
+            Err(crate::SinewError::InvalidHandle { what: "particle", handle: Some(h.0) })
+        }
     }
 
     /// Total linear momentum of free particles (kg·m/s).

@@ -87,7 +87,11 @@ impl<R: Real> StrengthEnvelope<R> {
                 return Err(SinewError::NonFinite { what: "strength envelope" });
             }
             if s < R::ZERO {
-                return Err(SinewError::InvalidParameter { what: "strength envelope", reason: "must be ≥ 0" });
+                return Err(SinewError::InvalidParameter {
+                    what: "strength envelope",
+                    reason: "must be ≥ 0",
+                    value: None,
+                });
             }
         }
         Ok(())

@@ -47,10 +47,11 @@ impl Grab {
         target: VecOf<S>,
         compliance: RealOf<S>,
     ) -> Result<Self, SinewError> {
-        let p = nodes
-            .get(node)
-            .copied()
-            .ok_or(SinewError::InvalidParameter { what: "grab node", reason: "index out of range" })?;
+        let p = nodes.get(node).copied().ok_or(SinewError::InvalidParameter {
+            what: "grab node",
+            reason: "index out of range",
+            value: None,
+        })?;
         Self::start(world, p, target, compliance)
     }
 
@@ -65,7 +66,7 @@ impl Grab {
             return Err(SinewError::NonFinite { what: "grab compliance" });
         }
         if compliance < RealOf::<S>::ZERO {
-            return Err(SinewError::InvalidParameter { what: "grab compliance", reason: "must be ≥ 0" });
+            return Err(SinewError::InvalidParameter { what: "grab compliance", reason: "must be ≥ 0", value: None });
         }
         let was_pinned = world.particles().is_kinematic(particle);
         if compliance == RealOf::<S>::ZERO {
@@ -107,7 +108,9 @@ impl Grab {
         match self.kind {
             GrabKind::Hard { was_pinned } => {
                 let ps = world.particles_mut();
-                let v = ps.velocity(self.particle).ok_or(SinewError::InvalidHandle { what: "grabbed particle" })?;
+                let v = ps
+                    .velocity(self.particle)
+                    .ok_or(SinewError::InvalidHandle { what: "grabbed particle", handle: Some(self.particle.0) })?;
                 if !was_pinned {
                     // The mass is remembered while pinned; ragdoll nodes always have one.
                     ps.release(self.particle, v, RealOf::<S>::ONE)?;
@@ -116,7 +119,10 @@ impl Grab {
             }
             GrabKind::Soft(a) => {
                 world.remove_attachment(a)?;
-                world.particles().velocity(self.particle).ok_or(SinewError::InvalidHandle { what: "grabbed particle" })
+                world
+                    .particles()
+                    .velocity(self.particle)
+                    .ok_or(SinewError::InvalidHandle { what: "grabbed particle", handle: Some(self.particle.0) })
             }
         }
     }

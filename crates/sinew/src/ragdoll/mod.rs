@@ -243,6 +243,7 @@ pub(crate) fn add_limits<S: RigSpace>(
         let def = S::limit_def(l, nodes).ok_or(SinewError::InvalidParameter {
             what: "rig limit",
             reason: "limit kind does not match the world's dimension",
+            value: None,
         })?;
         out.push(world.add_joint_limit(&def)?);
     }
@@ -358,7 +359,10 @@ impl<S: RigSpace> Ragdoll<S> {
             return Err(SinewError::NonFinite { what: "velocity" });
         }
         for &h in &self.nodes {
-            let v = world.particles().velocity(h).ok_or(SinewError::InvalidHandle { what: "ragdoll node" })?;
+            let v = world
+                .particles()
+                .velocity(h)
+                .ok_or(SinewError::InvalidHandle { what: "ragdoll node", handle: Some(h.0) })?;
             world.particles_mut().set_velocity(h, v + velocity)?;
         }
         Ok(())
@@ -399,7 +403,9 @@ pub(crate) fn apply_impulse_at<S: Space>(
         return Err(SinewError::NonFinite { what: "impulse" });
     }
     let ps = world.particles();
-    let pos = |i: usize| ps.position(nodes[i]).ok_or(SinewError::InvalidHandle { what: "ragdoll node" });
+    let pos = |i: usize| {
+        ps.position(nodes[i]).ok_or(SinewError::InvalidHandle { what: "ragdoll node", handle: Some(nodes[i].0) })
+    };
     let (zero, one) = (RealOf::<S>::ZERO, RealOf::<S>::ONE);
     let mut best: Option<(RealOf<S>, usize, usize, RealOf<S>)> = None;
     for &(a, b) in segments {
@@ -422,7 +428,7 @@ pub(crate) fn apply_impulse_at<S: Space>(
         }
     }
     let Some((_, a, b, t)) = best else {
-        return Err(SinewError::InvalidParameter { what: "ragdoll", reason: "has no nodes" });
+        return Err(SinewError::InvalidParameter { what: "ragdoll", reason: "has no nodes", value: None });
     };
     let ps = world.particles_mut();
     if a == b {

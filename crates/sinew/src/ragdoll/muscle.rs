@@ -80,8 +80,10 @@ use super::pose::{Pose, SpawnDef, TargetPose};
 use super::rig::{RigDef, RigError, RigItem};
 use super::{RigSpace, add_limits, spawn_particles};
 
-/// Settings of a muscle ragdoll (Box2D style: a small struct with defaults).
+/// Settings of a muscle ragdoll (Box2D style: a small struct with defaults and builder
+/// methods).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct MuscleRagdollDef<R> {
     /// Edge passes per muscle pass (`E`), ≥ 1. Default 2.
     pub edge_iterations: u32,
@@ -119,20 +121,71 @@ impl<R: Real> Default for MuscleRagdollDef<R> {
 }
 
 impl<R: Real> MuscleRagdollDef<R> {
+    /// Sets the edge passes per muscle pass (`E`).
+    #[must_use]
+    pub fn edge_iterations(mut self, n: u32) -> Self {
+        self.edge_iterations = n;
+        self
+    }
+    /// Sets the muscle passes per world iteration (`M`).
+    #[must_use]
+    pub fn muscle_iterations(mut self, n: u32) -> Self {
+        self.muscle_iterations = n;
+        self
+    }
+    /// Sets the muscle compliance at full strength (`α₁`, m/N).
+    #[must_use]
+    pub fn compliance(mut self, compliance: R) -> Self {
+        self.compliance = compliance;
+        self
+    }
+    /// Sets the muscle damping (`β`, N·s/m).
+    #[must_use]
+    pub fn damping(mut self, damping: R) -> Self {
+        self.damping = damping;
+        self
+    }
+    /// Sets the strength envelope.
+    #[must_use]
+    pub fn envelope(mut self, envelope: StrengthEnvelope<R>) -> Self {
+        self.envelope = envelope;
+        self
+    }
+    /// Sets the blend schedule.
+    #[must_use]
+    pub fn blend(mut self, blend: BlendSchedule) -> Self {
+        self.blend = blend;
+        self
+    }
+    /// Also adds the rig's joint limits to the world.
+    #[must_use]
+    pub fn joint_limits(mut self, on: bool) -> Self {
+        self.joint_limits = on;
+        self
+    }
+
     /// Checks every field.
     pub fn validate(&self) -> Result<(), SinewError> {
         if self.edge_iterations == 0 || self.edge_iterations > 64 {
-            return Err(SinewError::InvalidParameter { what: "edge_iterations", reason: "must be in 1..=64" });
+            return Err(SinewError::InvalidParameter {
+                what: "edge_iterations",
+                reason: "must be in 1..=64",
+                value: None,
+            });
         }
         if self.muscle_iterations == 0 || self.muscle_iterations > 64 {
-            return Err(SinewError::InvalidParameter { what: "muscle_iterations", reason: "must be in 1..=64" });
+            return Err(SinewError::InvalidParameter {
+                what: "muscle_iterations",
+                reason: "must be in 1..=64",
+                value: None,
+            });
         }
         for (v, what) in [(self.compliance, "muscle compliance"), (self.damping, "muscle damping")] {
             if !v.is_finite() {
                 return Err(SinewError::NonFinite { what });
             }
             if v < R::ZERO {
-                return Err(SinewError::InvalidParameter { what, reason: "must be ≥ 0" });
+                return Err(SinewError::InvalidParameter { what, reason: "must be ≥ 0", value: None });
             }
         }
         self.envelope.validate()
@@ -352,7 +405,11 @@ fn scaled_presets<R: Real>(
             return Err(SinewError::NonFinite { what: "target pose length" });
         }
         if p.lengths.iter().any(|&l| l < R::ZERO) {
-            return Err(SinewError::InvalidParameter { what: "target pose length", reason: "must be ≥ 0" });
+            return Err(SinewError::InvalidParameter {
+                what: "target pose length",
+                reason: "must be ≥ 0",
+                value: None,
+            });
         }
         out.push(TargetPose { name: p.name.clone(), lengths: p.lengths.iter().map(|&l| l * scale).collect() });
     }
@@ -379,7 +436,7 @@ impl<S: RigSpace> MuscleRagdoll<S> {
     /// where the frame counter is).
     pub fn select_preset(&mut self, index: usize) -> Result<(), SinewError> {
         if index >= self.presets.len() {
-            return Err(SinewError::InvalidParameter { what: "preset", reason: "index out of range" });
+            return Err(SinewError::InvalidParameter { what: "preset", reason: "index out of range", value: None });
         }
         self.preset = Some(index);
         self.prepare_frame();
@@ -576,7 +633,7 @@ impl<S: RigSpace> MuscleRagdoll<S> {
     pub fn pose_error(&self, world: &World<S>, target: &Pose<S>) -> Result<RealOf<S>, SinewError> {
         let now = self.pose(world)?;
         if target.len() != now.len() {
-            return Err(SinewError::InvalidParameter { what: "pose", reason: "node count differs" });
+            return Err(SinewError::InvalidParameter { what: "pose", reason: "node count differs", value: None });
         }
         let (r0, r1) = (now.positions[self.root], target.positions[self.root]);
         let mut worst = RealOf::<S>::ZERO;
@@ -590,7 +647,7 @@ impl<S: RigSpace> MuscleRagdoll<S> {
         if self.nodes.iter().all(|&h| ps.contains(h)) {
             Ok(ps.positions())
         } else {
-            Err(SinewError::InvalidHandle { what: "muscle ragdoll node" })
+            Err(SinewError::InvalidHandle { what: "muscle ragdoll node", handle: None })
         }
     }
 }

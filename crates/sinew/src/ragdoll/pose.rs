@@ -73,7 +73,7 @@ impl<S: Space> Pose<S> {
         let ps = world.particles();
         let positions = nodes
             .iter()
-            .map(|&h| ps.position(h).ok_or(SinewError::InvalidHandle { what: "ragdoll node" }))
+            .map(|&h| ps.position(h).ok_or(SinewError::InvalidHandle { what: "ragdoll node", handle: Some(h.0) }))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self { positions })
     }
@@ -102,10 +102,14 @@ impl<S: Space> Pose<S> {
     /// Per-node velocities `(next − self) / dt` (see the module docs).
     pub fn velocities_to(&self, next: &Self, dt: RealOf<S>) -> Result<Vec<VecOf<S>>, SinewError> {
         if !dt.is_finite() || !(dt > RealOf::<S>::ZERO) {
-            return Err(SinewError::InvalidTimeStep);
+            return Err(SinewError::InvalidTimeStep { dt: dt.to_f64() });
         }
         if next.positions.len() != self.positions.len() {
-            return Err(SinewError::InvalidParameter { what: "pose", reason: "poses have different node counts" });
+            return Err(SinewError::InvalidParameter {
+                what: "pose",
+                reason: "poses have different node counts",
+                value: None,
+            });
         }
         let inv = RealOf::<S>::ONE / dt;
         let v: Vec<_> = self.positions.iter().zip(&next.positions).map(|(&a, &b)| (b - a) * inv).collect();

@@ -390,19 +390,23 @@ impl std::error::Error for RigError {}
 impl From<RigError> for SinewError {
     fn from(e: RigError) -> Self {
         match e {
-            RigError::NoNodes => SinewError::InvalidParameter { what: "rig", reason: "no nodes" },
+            RigError::NoNodes => SinewError::InvalidParameter { what: "rig", reason: "no nodes", value: None },
             RigError::DuplicateName { .. } => {
-                SinewError::InvalidParameter { what: "rig node name", reason: "duplicate name" }
+                SinewError::InvalidParameter { what: "rig node name", reason: "duplicate name", value: None }
             }
-            RigError::EmptyName { .. } => SinewError::InvalidParameter { what: "rig node name", reason: "empty name" },
-            RigError::UnknownName { .. } => {
-                SinewError::InvalidParameter { what: "rig node reference", reason: "no node has that name" }
+            RigError::EmptyName { .. } => {
+                SinewError::InvalidParameter { what: "rig node name", reason: "empty name", value: None }
             }
+            RigError::UnknownName { .. } => SinewError::InvalidParameter {
+                what: "rig node reference",
+                reason: "no node has that name",
+                value: None,
+            },
             RigError::IndexOutOfRange { .. } => {
-                SinewError::InvalidParameter { what: "rig node reference", reason: "index out of range" }
+                SinewError::InvalidParameter { what: "rig node reference", reason: "index out of range", value: None }
             }
             RigError::NonFinite { field, .. } => SinewError::NonFinite { what: field },
-            RigError::Invalid { reason, .. } => SinewError::InvalidParameter { what: "rig", reason },
+            RigError::Invalid { reason, .. } => SinewError::InvalidParameter { what: "rig", reason, value: None },
         }
     }
 }

@@ -58,7 +58,7 @@ impl<S: RigSpace> Ragdoll<S> {
             Some(h) => Ok(world
                 .particles()
                 .velocity(self.nodes[h])
-                .ok_or(SinewError::InvalidHandle { what: "ragdoll node" })?
+                .ok_or(SinewError::InvalidHandle { what: "ragdoll node", handle: None })?
                 .length()),
             None => Ok(RealOf::<S>::ZERO),
         }
@@ -69,7 +69,8 @@ impl<S: RigSpace> Ragdoll<S> {
         let p = world.particles().positions();
         let (mut sum, mut worst) = (RealOf::<S>::ZERO, RealOf::<S>::ZERO);
         for &h in &self.bones {
-            let c = world.distance(h).map_err(|_| SinewError::InvalidHandle { what: "ragdoll bone" })?;
+            let c =
+                world.distance(h).map_err(|_| SinewError::InvalidHandle { what: "ragdoll bone", handle: Some(h.0) })?;
             let (a, b) = c.indices();
             let e = (p[a].distance(p[b]) - c.rest).abs();
             sum += e;
@@ -87,7 +88,9 @@ impl<S: RigSpace> Ragdoll<S> {
     pub fn max_limit_violation(&self, world: &World<S>) -> Result<RealOf<S>, SinewError> {
         let mut worst = RealOf::<S>::ZERO;
         for &h in &self.limits {
-            let l = world.joint_limit(h).map_err(|_| SinewError::InvalidHandle { what: "ragdoll joint limit" })?;
+            let l = world
+                .joint_limit(h)
+                .map_err(|_| SinewError::InvalidHandle { what: "ragdoll joint limit", handle: Some(h.0) })?;
             worst = worst.max(l.violation(world.particles()));
         }
         Ok(worst)
@@ -98,7 +101,9 @@ impl<S: RigSpace> Ragdoll<S> {
         let ps = world.particles();
         let mut worst = RealOf::<S>::ZERO;
         for &h in &self.nodes {
-            worst = worst.max(ps.velocity(h).ok_or(SinewError::InvalidHandle { what: "ragdoll node" })?.length());
+            worst = worst.max(
+                ps.velocity(h).ok_or(SinewError::InvalidHandle { what: "ragdoll node", handle: Some(h.0) })?.length(),
+            );
         }
         Ok(worst)
     }
@@ -114,7 +119,10 @@ impl<S: RigSpace> Ragdoll<S> {
         let ps = world.particles();
         let (mut sum, mut m) = (VecOf::<S>::ZERO, RealOf::<S>::ZERO);
         for &h in &self.nodes {
-            let (x, mi) = ps.position(h).zip(ps.mass(h)).ok_or(SinewError::InvalidHandle { what: "ragdoll node" })?;
+            let (x, mi) = ps
+                .position(h)
+                .zip(ps.mass(h))
+                .ok_or(SinewError::InvalidHandle { what: "ragdoll node", handle: Some(h.0) })?;
             sum += x * mi;
             m += mi;
         }

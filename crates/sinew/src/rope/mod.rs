@@ -63,6 +63,7 @@ pub enum RopePoint<R> {
 
 /// Definition of a rope (Box2D-style definition struct with builder methods).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct RopeDef<S: Space> {
     /// Polyline the rope is laid along (≥ 2 points, m).
     pub points: Vec<VecOf<S>>,
@@ -188,11 +189,34 @@ impl<S: Space> RopeDef<S> {
         self
     }
 
+    /// Sets the stretch compliance (m/N; 0 = inextensible).
+    #[must_use]
+    pub fn compliance(mut self, c: RealOf<S>) -> Self {
+        self.compliance = c;
+        self
+    }
+    /// Sets the multiplier on world gravity.
+    #[must_use]
+    pub fn gravity_scale(mut self, s: RealOf<S>) -> Self {
+        self.gravity_scale = s;
+        self
+    }
+    /// Turns span collisions on or off (particles collide either way).
+    #[must_use]
+    pub fn edge_collisions(mut self, on: bool) -> Self {
+        self.edge_collisions = on;
+        self
+    }
+
     /// Checks the definition; returns the particle positions along the polyline.
     pub(crate) fn layout(&self) -> Result<Vec<VecOf<S>>, SinewError> {
         let zero = RealOf::<S>::ZERO;
         if self.points.len() < 2 {
-            return Err(SinewError::InvalidParameter { what: "rope points", reason: "at least 2 points are needed" });
+            return Err(SinewError::InvalidParameter {
+                what: "rope points",
+                reason: "at least 2 points are needed",
+                value: None,
+            });
         }
         if self.points.iter().any(|p| !p.is_finite()) {
             return Err(SinewError::NonFinite { what: "rope points" });
@@ -202,7 +226,11 @@ impl<S: Space> RopeDef<S> {
             total += (w[1] - w[0]).length();
         }
         if !(total > RealOf::<S>::GEOMETRIC_EPSILON) {
-            return Err(SinewError::InvalidParameter { what: "rope points", reason: "the polyline has zero length" });
+            return Err(SinewError::InvalidParameter {
+                what: "rope points",
+                reason: "the polyline has zero length",
+                value: None,
+            });
         }
         for (v, what) in [
             (self.mass, "rope mass"),
@@ -215,35 +243,59 @@ impl<S: Space> RopeDef<S> {
             }
         }
         if !(self.mass > zero) {
-            return Err(SinewError::InvalidParameter { what: "rope mass", reason: "must be > 0" });
+            return Err(SinewError::InvalidParameter {
+                what: "rope mass",
+                reason: "must be > 0",
+                value: Some(self.mass.to_f64()),
+            });
         }
         if self.radius < zero || self.compliance < zero {
-            return Err(SinewError::InvalidParameter { what: "rope radius/compliance", reason: "must be ≥ 0" });
+            return Err(SinewError::InvalidParameter {
+                what: "rope radius/compliance",
+                reason: "must be ≥ 0",
+                value: Some(self.radius.min(self.compliance).to_f64()),
+            });
         }
         for (v, what) in [(self.bend_compliance, "rope bend_compliance"), (self.friction, "rope friction")] {
             if let Some(v) = v
                 && (!v.is_finite() || v < zero)
             {
-                return Err(SinewError::InvalidParameter { what, reason: "must be finite and ≥ 0" });
+                return Err(SinewError::InvalidParameter {
+                    what,
+                    reason: "must be finite and ≥ 0",
+                    value: Some(v.to_f64()),
+                });
             }
         }
         if let Some(t) = self.tear_tension
             && (!t.is_finite() || !(t > zero))
         {
-            return Err(SinewError::InvalidParameter { what: "rope tear_tension", reason: "must be > 0" });
+            return Err(SinewError::InvalidParameter {
+                what: "rope tear_tension",
+                reason: "must be > 0",
+                value: Some(t.to_f64()),
+            });
         }
         let n = match self.segments {
             Some(n) => n,
             None => {
                 if !self.segment_length.is_finite() || !(self.segment_length > zero) {
-                    return Err(SinewError::InvalidParameter { what: "rope segment_length", reason: "must be > 0" });
+                    return Err(SinewError::InvalidParameter {
+                        what: "rope segment_length",
+                        reason: "must be > 0",
+                        value: Some(self.segment_length.to_f64()),
+                    });
                 }
                 let k = (total / self.segment_length).to_f64().round();
                 k.max(1.0) as usize
             }
         };
         if n == 0 || n > 100_000 {
-            return Err(SinewError::InvalidParameter { what: "rope segments", reason: "must be in 1..=100000" });
+            return Err(SinewError::InvalidParameter {
+                what: "rope segments",
+                reason: "must be in 1..=100000",
+                value: Some(n as f64),
+            });
         }
         // Resample the polyline at n + 1 evenly spaced arc lengths.
         let step = total / RealOf::<S>::from_i32(n as i32);
@@ -486,9 +538,11 @@ impl<S: Space> Rope<S> {
     pub fn resolve(&self, p: RopePoint<RealOf<S>>) -> Result<usize, SinewError> {
         match p {
             RopePoint::Index(i) if i < self.particles.len() => Ok(i),
-            RopePoint::Index(_) => {
-                Err(SinewError::InvalidParameter { what: "rope point", reason: "particle index out of range" })
-            }
+            RopePoint::Index(_) => Err(SinewError::InvalidParameter {
+                what: "rope point",
+                reason: "particle index out of range",
+                value: None,
+            }),
             RopePoint::ArcLength(s) if s.is_finite() => Ok(self.index_at_arc_length(s)),
             RopePoint::ArcLength(_) => Err(SinewError::NonFinite { what: "rope arc length" }),
         }

@@ -143,5 +143,5 @@ fn refresh_bend_rest<S: Space>(host: &mut impl RopeHost<S>, h: RopeHandle) -> Re
 
 /// The rope behind `h`.
 pub(crate) fn rope_mut<S: Space>(host: &mut impl RopeHost<S>, h: RopeHandle) -> Result<&mut Rope<S>, SinewError> {
-    host.ropes_mut().get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })
+    host.ropes_mut().get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope", handle: Some(h.0) })
 }

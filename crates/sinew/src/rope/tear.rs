@@ -20,9 +20,9 @@ pub(crate) fn cut<S: Space>(
     h: RopeHandle,
     segment: usize,
 ) -> Result<Option<RopeHandle>, SinewError> {
-    let rope = ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })?;
+    let rope = ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope", handle: Some(h.0) })?;
     if segment >= rope.rest.len() {
-        return Err(SinewError::InvalidParameter { what: "rope segment", reason: "index out of range" });
+        return Err(SinewError::InvalidParameter { what: "rope segment", reason: "index out of range", value: None });
     }
     rope.sleep.wake();
     let tail_particles = rope.particles.split_off(segment + 1);
@@ -66,10 +66,10 @@ pub(crate) fn detach<S: Space>(
     h: RopeHandle,
     i: usize,
 ) -> Result<Option<RopeHandle>, SinewError> {
-    let rope = ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })?;
+    let rope = ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope", handle: Some(h.0) })?;
     let n = rope.particles.len();
     if i >= n {
-        return Err(SinewError::InvalidParameter { what: "rope particle", reason: "index out of range" });
+        return Err(SinewError::InvalidParameter { what: "rope particle", reason: "index out of range", value: None });
     }
     rope.sleep.wake();
     if n <= 2 {

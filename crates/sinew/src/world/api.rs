@@ -27,10 +27,18 @@ impl<S: Space> World<S> {
         check_finite(def.velocity, "particle velocity")?;
         let zero = RealOf::<S>::ZERO;
         if !def.mass.is_finite() || def.mass < zero {
-            return Err(SinewError::InvalidParameter { what: "particle mass", reason: "must be finite and ≥ 0" });
+            return Err(SinewError::InvalidParameter {
+                what: "particle mass",
+                reason: "must be finite and ≥ 0",
+                value: Some(def.mass.to_f64()),
+            });
         }
         if !def.radius.is_finite() || def.radius < zero {
-            return Err(SinewError::InvalidParameter { what: "particle radius", reason: "must be finite and ≥ 0" });
+            return Err(SinewError::InvalidParameter {
+                what: "particle radius",
+                reason: "must be finite and ≥ 0",
+                value: Some(def.radius.to_f64()),
+            });
         }
         if !def.gravity_scale.is_finite() {
             return Err(SinewError::NonFinite { what: "particle gravity_scale" });
@@ -38,7 +46,11 @@ impl<S: Space> World<S> {
         if let Some(f) = def.friction
             && (!f.is_finite() || f < zero)
         {
-            return Err(SinewError::InvalidParameter { what: "particle friction", reason: "must be finite and ≥ 0" });
+            return Err(SinewError::InvalidParameter {
+                what: "particle friction",
+                reason: "must be finite and ≥ 0",
+                value: Some(f.to_f64()),
+            });
         }
         let h = self.state.particles.insert(def);
         // A reused slot starts clean: no anchor (no structure names a removed particle's
@@ -95,7 +107,11 @@ impl<S: Space> World<S> {
         ps.check(def.a)?;
         ps.check(def.b)?;
         if def.a == def.b {
-            return Err(SinewError::InvalidParameter { what: "distance", reason: "particles must differ" });
+            return Err(SinewError::InvalidParameter {
+                what: "distance",
+                reason: "particles must differ",
+                value: None,
+            });
         }
         let rest = match def.length {
             Some(l) => l,
@@ -113,18 +129,18 @@ impl<S: Space> World<S> {
 
     /// Removes a distance constraint.
     pub fn remove_distance(&mut self, h: DistanceHandle) -> Result<(), SinewError> {
-        self.state.distances.remove(h.0).ok_or(SinewError::InvalidHandle { what: "distance" })?;
+        self.state.distances.remove(h.0).ok_or(SinewError::InvalidHandle { what: "distance", handle: Some(h.0) })?;
         self.derived.order.dirty = true;
         Ok(())
     }
 
     /// A distance constraint.
     pub fn distance(&self, h: DistanceHandle) -> Result<&Distance<RealOf<S>>, SinewError> {
-        self.state.distances.get(h.0).ok_or(SinewError::InvalidHandle { what: "distance" })
+        self.state.distances.get(h.0).ok_or(SinewError::InvalidHandle { what: "distance", handle: Some(h.0) })
     }
 
     fn distance_mut(&mut self, h: DistanceHandle) -> Result<&mut Distance<RealOf<S>>, SinewError> {
-        self.state.distances.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "distance" })
+        self.state.distances.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "distance", handle: Some(h.0) })
     }
 
     /// Sets a distance constraint's rest length (m, finite, ≥ 0).
@@ -160,7 +176,7 @@ impl<S: Space> World<S> {
         ps.check(def.particle)?;
         ps.check(def.anchor)?;
         if def.particle == def.anchor {
-            return Err(SinewError::InvalidParameter { what: "tether", reason: "particles must differ" });
+            return Err(SinewError::InvalidParameter { what: "tether", reason: "particles must differ", value: None });
         }
         let len = match def.length {
             Some(l) => l,
@@ -172,7 +188,11 @@ impl<S: Space> World<S> {
 
     /// Removes a tether.
     pub fn remove_tether(&mut self, h: TetherHandle) -> Result<(), SinewError> {
-        self.state.tethers.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "tether" })
+        self.state
+            .tethers
+            .remove(h.0)
+            .map(|_| ())
+            .ok_or(SinewError::InvalidHandle { what: "tether", handle: Some(h.0) })
     }
 
     /// Adds a bending constraint.
@@ -181,7 +201,7 @@ impl<S: Space> World<S> {
             self.state.particles.check(h)?;
         }
         if def.a == def.b || def.b == def.c || def.a == def.c {
-            return Err(SinewError::InvalidParameter { what: "bending", reason: "particles must differ" });
+            return Err(SinewError::InvalidParameter { what: "bending", reason: "particles must differ", value: None });
         }
         let p = &self.state.particles.pos;
         let rest = def.rest.unwrap_or_else(|| Bending::measure(p[def.a.index()], p[def.b.index()], p[def.c.index()]));
@@ -192,7 +212,11 @@ impl<S: Space> World<S> {
 
     /// Removes a bending constraint.
     pub fn remove_bending(&mut self, h: BendingHandle) -> Result<(), SinewError> {
-        self.state.bendings.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "bending" })
+        self.state
+            .bendings
+            .remove(h.0)
+            .map(|_| ())
+            .ok_or(SinewError::InvalidHandle { what: "bending", handle: Some(h.0) })
     }
 
     /// Adds an attachment to a world-space target.
@@ -210,14 +234,22 @@ impl<S: Space> World<S> {
     /// Moves an attachment's target.
     pub fn set_attachment_target(&mut self, h: AttachmentHandle, target: VecOf<S>) -> Result<(), SinewError> {
         check_finite(target, "attachment target")?;
-        let a = self.state.attachments.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "attachment" })?;
+        let a = self
+            .state
+            .attachments
+            .get_mut(h.0)
+            .ok_or(SinewError::InvalidHandle { what: "attachment", handle: Some(h.0) })?;
         a.target = target;
         Ok(())
     }
 
     /// Force (N) an attachment applied in the last substep, toward its target.
     pub fn attachment_force(&self, h: AttachmentHandle) -> Result<VecOf<S>, SinewError> {
-        let a = self.state.attachments.get(h.0).ok_or(SinewError::InvalidHandle { what: "attachment" })?;
+        let a = self
+            .state
+            .attachments
+            .get(h.0)
+            .ok_or(SinewError::InvalidHandle { what: "attachment", handle: Some(h.0) })?;
         if self.state.last_h == RealOf::<S>::ZERO {
             return Ok(VecOf::<S>::ZERO);
         }
@@ -226,7 +258,11 @@ impl<S: Space> World<S> {
 
     /// Removes an attachment.
     pub fn remove_attachment(&mut self, h: AttachmentHandle) -> Result<(), SinewError> {
-        self.state.attachments.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "attachment" })
+        self.state
+            .attachments
+            .remove(h.0)
+            .map(|_| ())
+            .ok_or(SinewError::InvalidHandle { what: "attachment", handle: Some(h.0) })
     }
 
     /// Adds a joint limit ([`crate::AngleLimitDef`] in 2D, [`crate::SwingTwistLimitDef`] in 3D).
@@ -241,7 +277,7 @@ impl<S: Space> World<S> {
 
     /// A joint limit.
     pub fn joint_limit(&self, h: JointLimitHandle) -> Result<&S::JointLimit, SinewError> {
-        self.state.limits.get(h.0).ok_or(SinewError::InvalidHandle { what: "joint limit" })
+        self.state.limits.get(h.0).ok_or(SinewError::InvalidHandle { what: "joint limit", handle: Some(h.0) })
     }
 
     /// Iterates joint limits.
@@ -251,7 +287,7 @@ impl<S: Space> World<S> {
 
     /// Removes a joint limit.
     pub fn remove_joint_limit(&mut self, h: JointLimitHandle) -> Result<(), SinewError> {
-        self.state.limits.remove(h.0).ok_or(SinewError::InvalidHandle { what: "joint limit" })?;
+        self.state.limits.remove(h.0).ok_or(SinewError::InvalidHandle { what: "joint limit", handle: Some(h.0) })?;
         self.derived.order.dirty = true;
         Ok(())
     }
@@ -305,7 +341,11 @@ impl<S: Space> World<S> {
 
     /// Removes a driver (the particle stays pinned where it is).
     pub fn remove_driver(&mut self, h: DriverHandle) -> Result<(), SinewError> {
-        self.state.drivers.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "driver" })
+        self.state
+            .drivers
+            .remove(h.0)
+            .map(|_| ())
+            .ok_or(SinewError::InvalidHandle { what: "driver", handle: Some(h.0) })
     }
 
     // ---------------------------------------------------------------- colliders
@@ -321,7 +361,7 @@ impl<S: Space> World<S> {
     /// Removes a collider. Every contact anchor is dropped (the particles near it gather
     /// afresh), and the last substep's contacts with it are forgotten.
     pub fn remove_collider(&mut self, h: ColliderHandle) -> Result<(), SinewError> {
-        self.state.colliders.remove(h.0).ok_or(SinewError::InvalidHandle { what: "collider" })?;
+        self.state.colliders.remove(h.0).ok_or(SinewError::InvalidHandle { what: "collider", handle: Some(h.0) })?;
         (self.derived.broad_phase_dirty, self.derived.broad_phase_restructure) = (true, true);
         self.state.anchors.drop_all();
         let slot = h.0.index;
@@ -340,7 +380,7 @@ impl<S: Space> World<S> {
 
     /// A collider.
     pub fn collider(&self, h: ColliderHandle) -> Result<&Collider<S>, SinewError> {
-        self.state.colliders.get(h.0).ok_or(SinewError::InvalidHandle { what: "collider" })
+        self.state.colliders.get(h.0).ok_or(SinewError::InvalidHandle { what: "collider", handle: Some(h.0) })
     }
 
     /// Iterates colliders.
@@ -361,7 +401,11 @@ impl<S: Space> World<S> {
         if !rotation.components().iter().all(|c| c.is_finite()) {
             return Err(SinewError::NonFinite { what: "collider rotation" });
         }
-        let c = self.state.colliders.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "collider" })?;
+        let c = self
+            .state
+            .colliders
+            .get_mut(h.0)
+            .ok_or(SinewError::InvalidHandle { what: "collider", handle: Some(h.0) })?;
         c.position = position;
         c.rotation = rotation;
         // Contact anchors near its path are dropped at the next gathering (see "Contact
@@ -380,17 +424,25 @@ impl<S: Space> World<S> {
 
     /// A sleep group.
     pub fn sleep_group(&self, h: SleepGroupHandle) -> Result<&SleepGroup, SinewError> {
-        self.state.sleep_groups.get(h.0).ok_or(SinewError::InvalidHandle { what: "sleep group" })
+        self.state.sleep_groups.get(h.0).ok_or(SinewError::InvalidHandle { what: "sleep group", handle: Some(h.0) })
     }
 
     /// Removes a sleep group (its particles stay, awake).
     pub fn remove_sleep_group(&mut self, h: SleepGroupHandle) -> Result<(), SinewError> {
-        self.state.sleep_groups.remove(h.0).map(|_| ()).ok_or(SinewError::InvalidHandle { what: "sleep group" })
+        self.state
+            .sleep_groups
+            .remove(h.0)
+            .map(|_| ())
+            .ok_or(SinewError::InvalidHandle { what: "sleep group", handle: Some(h.0) })
     }
 
     /// Wakes a sleep group.
     pub fn wake_sleep_group(&mut self, h: SleepGroupHandle) -> Result<(), SinewError> {
-        let g = self.state.sleep_groups.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "sleep group" })?;
+        let g = self
+            .state
+            .sleep_groups
+            .get_mut(h.0)
+            .ok_or(SinewError::InvalidHandle { what: "sleep group", handle: Some(h.0) })?;
         g.sleep.wake();
         Ok(())
     }
@@ -405,14 +457,14 @@ impl<S: Space> World<S> {
 
     /// A controller.
     pub fn controller<T: Controller<S>>(&self, h: ControllerHandle<T>) -> Result<&T, SinewError> {
-        let c = self.state.controllers.get(h.raw).ok_or_else(not_found)?;
-        c.as_any().downcast_ref::<T>().ok_or_else(not_found)
+        let c = self.state.controllers.get(h.raw).ok_or_else(|| not_found(h))?;
+        c.as_any().downcast_ref::<T>().ok_or_else(|| not_found(h))
     }
 
     /// A controller, mutably.
     pub fn controller_mut<T: Controller<S>>(&mut self, h: ControllerHandle<T>) -> Result<&mut T, SinewError> {
-        let c = self.state.controllers.get_mut(h.raw).ok_or_else(not_found)?;
-        c.as_any_mut().downcast_mut::<T>().ok_or_else(not_found)
+        let c = self.state.controllers.get_mut(h.raw).ok_or_else(|| not_found(h))?;
+        c.as_any_mut().downcast_mut::<T>().ok_or_else(|| not_found(h))
     }
 
     /// A controller and the world's particles, both mutably (for a controller method that
@@ -421,8 +473,8 @@ impl<S: Space> World<S> {
         &mut self,
         h: ControllerHandle<T>,
     ) -> Result<(&mut T, &mut crate::particle::ParticleSet<S>), SinewError> {
-        let c = self.state.controllers.get_mut(h.raw).ok_or_else(not_found)?;
-        let c = c.as_any_mut().downcast_mut::<T>().ok_or_else(not_found)?;
+        let c = self.state.controllers.get_mut(h.raw).ok_or_else(|| not_found(h))?;
+        let c = c.as_any_mut().downcast_mut::<T>().ok_or_else(|| not_found(h))?;
         Ok((c, &mut self.state.particles))
     }
 
@@ -430,10 +482,10 @@ impl<S: Space> World<S> {
     pub fn remove_controller<T: Controller<S>>(&mut self, h: ControllerHandle<T>) -> Result<T, SinewError> {
         let ok = self.state.controllers.get(h.raw).is_some_and(|c| c.as_any().is::<T>());
         if !ok {
-            return Err(not_found());
+            return Err(not_found(h));
         }
-        let c = self.state.controllers.remove(h.raw).ok_or_else(not_found)?;
-        c.into_any().downcast::<T>().map(|b| *b).map_err(|_| not_found())
+        let c = self.state.controllers.remove(h.raw).ok_or_else(|| not_found(h))?;
+        c.into_any().downcast::<T>().map(|b| *b).map_err(|_| not_found(h))
     }
 
     /// Number of controllers.
@@ -458,7 +510,7 @@ pub(crate) fn check_params<R: Real>(vals: &[(R, &'static str)]) -> Result<(), Si
             return Err(SinewError::NonFinite { what });
         }
         if v < R::ZERO {
-            return Err(SinewError::InvalidParameter { what, reason: "must be ≥ 0" });
+            return Err(SinewError::InvalidParameter { what, reason: "must be ≥ 0", value: Some(v.to_f64()) });
         }
     }
     Ok(())

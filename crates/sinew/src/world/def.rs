@@ -8,8 +8,10 @@ use crate::particle::check_finite;
 use crate::space::{RealOf, Space, VecOf};
 use crate::state::saved_state;
 
-/// World settings.
+/// World settings (Box2D style: a small struct with defaults; set fields with the
+/// builder methods, `WorldDef::default().substeps(4).friction(0.5)`, or by assignment).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct WorldDef<S: Space> {
     /// Gravity (m/s²).
     pub gravity: VecOf<S>,
@@ -77,6 +79,73 @@ saved_state!(impl[S: Space] WorldDef<S> {
 });
 
 impl<S: Space> WorldDef<S> {
+    /// Sets the gravity (m/s²).
+    #[must_use]
+    pub fn gravity(mut self, gravity: VecOf<S>) -> Self {
+        self.gravity = gravity;
+        self
+    }
+    /// Sets the substeps per step.
+    #[must_use]
+    pub fn substeps(mut self, substeps: u32) -> Self {
+        self.substeps = substeps;
+        self
+    }
+    /// Sets the constraint iterations per substep.
+    #[must_use]
+    pub fn iterations(mut self, iterations: u32) -> Self {
+        self.iterations = iterations;
+        self
+    }
+    /// Sets the linear velocity damping rate (1/s).
+    #[must_use]
+    pub fn damping(mut self, damping: RealOf<S>) -> Self {
+        self.damping = damping;
+        self
+    }
+    /// Sets the default dynamic friction coefficient.
+    #[must_use]
+    pub fn friction(mut self, friction: RealOf<S>) -> Self {
+        self.friction = friction;
+        self
+    }
+    /// Sets the default static friction coefficient.
+    #[must_use]
+    pub fn static_friction(mut self, static_friction: RealOf<S>) -> Self {
+        self.static_friction = Some(static_friction);
+        self
+    }
+    /// Sets the default restitution.
+    #[must_use]
+    pub fn restitution(mut self, restitution: RealOf<S>) -> Self {
+        self.restitution = restitution;
+        self
+    }
+    /// Sets the order of the distance projections.
+    #[must_use]
+    pub fn constraint_order(mut self, order: ConstraintOrder) -> Self {
+        self.constraint_order = order;
+        self
+    }
+    /// Sets the longest step accepted (s).
+    #[must_use]
+    pub fn max_time_step(mut self, max_time_step: RealOf<S>) -> Self {
+        self.max_time_step = max_time_step;
+        self
+    }
+    /// Sets the contact planes' reuse distance (m).
+    #[must_use]
+    pub fn plane_reuse(mut self, plane_reuse: RealOf<S>) -> Self {
+        self.plane_reuse = plane_reuse;
+        self
+    }
+    /// Sets the impact passes per substep.
+    #[must_use]
+    pub fn impact_passes(mut self, impact_passes: u32) -> Self {
+        self.impact_passes = impact_passes;
+        self
+    }
+
     /// What the contact stages read of the settings, for substeps of length `h`.
     pub(crate) fn contact_params(&self, h: RealOf<S>) -> ContactParams<RealOf<S>> {
         ContactParams {
@@ -102,29 +171,57 @@ impl<S: Space> WorldDef<S> {
         check_finite(self.gravity, "gravity")?;
         let zero = RealOf::<S>::ZERO;
         if self.substeps == 0 || self.substeps > 1024 {
-            return Err(SinewError::InvalidParameter { what: "substeps", reason: "must be in 1..=1024" });
+            return Err(SinewError::InvalidParameter {
+                what: "substeps",
+                reason: "must be in 1..=1024",
+                value: Some(f64::from(self.substeps)),
+            });
         }
         if self.iterations == 0 || self.iterations > 1024 {
-            return Err(SinewError::InvalidParameter { what: "iterations", reason: "must be in 1..=1024" });
+            return Err(SinewError::InvalidParameter {
+                what: "iterations",
+                reason: "must be in 1..=1024",
+                value: Some(f64::from(self.iterations)),
+            });
         }
         if self.impact_passes > 1024 {
-            return Err(SinewError::InvalidParameter { what: "impact_passes", reason: "must be in 0..=1024" });
+            return Err(SinewError::InvalidParameter {
+                what: "impact_passes",
+                reason: "must be in 0..=1024",
+                value: Some(f64::from(self.impact_passes)),
+            });
         }
         for (v, what) in [(self.damping, "damping"), (self.friction, "friction"), (self.plane_reuse, "plane_reuse")] {
             if !v.is_finite() || v < zero {
-                return Err(SinewError::InvalidParameter { what, reason: "must be finite and ≥ 0" });
+                return Err(SinewError::InvalidParameter {
+                    what,
+                    reason: "must be finite and ≥ 0",
+                    value: Some(v.to_f64()),
+                });
             }
         }
         if let Some(s) = self.static_friction
             && (!s.is_finite() || s < zero)
         {
-            return Err(SinewError::InvalidParameter { what: "static_friction", reason: "must be finite and ≥ 0" });
+            return Err(SinewError::InvalidParameter {
+                what: "static_friction",
+                reason: "must be finite and ≥ 0",
+                value: Some(s.to_f64()),
+            });
         }
         if !self.restitution.is_finite() || self.restitution < zero || self.restitution > RealOf::<S>::ONE {
-            return Err(SinewError::InvalidParameter { what: "restitution", reason: "must be in [0, 1]" });
+            return Err(SinewError::InvalidParameter {
+                what: "restitution",
+                reason: "must be in [0, 1]",
+                value: Some(self.restitution.to_f64()),
+            });
         }
         if !self.max_time_step.is_finite() || !(self.max_time_step > zero) {
-            return Err(SinewError::InvalidParameter { what: "max_time_step", reason: "must be > 0" });
+            return Err(SinewError::InvalidParameter {
+                what: "max_time_step",
+                reason: "must be > 0",
+                value: Some(self.max_time_step.to_f64()),
+            });
         }
         Ok(())
     }

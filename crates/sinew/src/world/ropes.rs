@@ -48,7 +48,7 @@ impl<S: Space> World<S> {
 
     /// A rope.
     pub fn rope(&self, h: RopeHandle) -> Result<&Rope<S>, SinewError> {
-        self.state.ropes.get(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })
+        self.state.ropes.get(h.0).ok_or(SinewError::InvalidHandle { what: "rope", handle: Some(h.0) })
     }
 
     /// Ropes in slot order (torn pieces included).
@@ -57,12 +57,12 @@ impl<S: Space> World<S> {
     }
 
     fn rope_mut(&mut self, h: RopeHandle) -> Result<&mut Rope<S>, SinewError> {
-        self.state.ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })
+        self.state.ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope", handle: Some(h.0) })
     }
 
     /// Removes a rope and its particles.
     pub fn remove_rope(&mut self, h: RopeHandle) -> Result<(), SinewError> {
-        let rope = self.state.ropes.remove(h.0).ok_or(SinewError::InvalidHandle { what: "rope" })?;
+        let rope = self.state.ropes.remove(h.0).ok_or(SinewError::InvalidHandle { what: "rope", handle: Some(h.0) })?;
         for p in rope.particles {
             if self.state.particles.contains(p) {
                 self.remove_rope_particle_unchecked(p);
@@ -91,10 +91,11 @@ impl<S: Space> World<S> {
     /// Tension (N) of one segment in the last substep (positive = pulled).
     pub fn rope_tension(&self, h: RopeHandle, segment: usize) -> Result<RealOf<S>, SinewError> {
         let rope = self.rope(h)?;
-        let l = rope
-            .lambda
-            .get(segment)
-            .ok_or(SinewError::InvalidParameter { what: "rope segment", reason: "index out of range" })?;
+        let l = rope.lambda.get(segment).ok_or(SinewError::InvalidParameter {
+            what: "rope segment",
+            reason: "index out of range",
+            value: None,
+        })?;
         Ok(self.lambda_to_force(-*l))
     }
 
@@ -113,7 +114,11 @@ impl<S: Space> World<S> {
     /// Releases a pinned or driven particle with the velocity it is moving at (so a rope
     /// swung by a hand flies on when let go). Particles created with mass 0 get 1 kg.
     pub fn release_particle(&mut self, p: ParticleHandle) -> Result<(), SinewError> {
-        let v = self.state.particles.velocity(p).ok_or(SinewError::InvalidHandle { what: "particle" })?;
+        let v = self
+            .state
+            .particles
+            .velocity(p)
+            .ok_or(SinewError::InvalidHandle { what: "particle", handle: Some(p.0) })?;
         self.state.particles.release(p, v, RealOf::<S>::ONE)?;
         self.wake_ropes_with_slot(p.index());
         Ok(())
@@ -124,7 +129,7 @@ impl<S: Space> World<S> {
     pub fn set_rope_wind(&mut self, h: RopeHandle, wind: VecOf<S>, drag: RealOf<S>) -> Result<(), SinewError> {
         check_finite(wind, "wind")?;
         if !drag.is_finite() || drag < RealOf::<S>::ZERO {
-            return Err(SinewError::InvalidParameter { what: "drag", reason: "must be finite and ≥ 0" });
+            return Err(SinewError::InvalidParameter { what: "drag", reason: "must be finite and ≥ 0", value: None });
         }
         let rope = self.rope_mut(h)?;
         rope.wind = wind;

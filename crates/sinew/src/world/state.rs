@@ -78,3 +78,143 @@ impl<S: Space> WorldState<S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::WorldState;
+    use crate::collider::{ColliderDef, Shape};
+    use crate::constraint::{AngleLimitDef, AttachmentDef, BendingDef, DistanceDef, TetherDef};
+    use crate::driver::DriverDef;
+    use crate::math::{Fx, Rot2, Rotation, Vector2};
+    use crate::particle::ParticleDef;
+    use crate::ragdoll::{MuscleRagdoll, MuscleRagdollDef, SpawnDef, presets};
+    use crate::rope::RopeDef;
+    use crate::space::Space2;
+    use crate::world::{World, WorldDef};
+
+    type W = World<Space2<Fx>>;
+
+    fn x(a: f64, b: f64) -> Vector2<Fx> {
+        Vector2::from_f64(a, b)
+    }
+
+    /// A world with something in every part of its state.
+    fn rich_world() -> W {
+        let mut w = W::new(WorldDef::default().friction(Fx::from_f64(0.5))).unwrap();
+        w.add_collider(&ColliderDef::new(Shape::half_space(x(0.0, 1.0), Fx::ZERO).unwrap())).unwrap();
+        let paddle =
+            w.add_collider(&ColliderDef::new(Shape::cuboid(x(0.3, 0.05)).unwrap()).position(x(3.0, 0.5))).unwrap();
+        let p: Vec<_> = (0..5)
+            .map(|i| {
+                w.add_particle(&ParticleDef::at(x(-3.0 + 0.2 * f64::from(i), 1.0)).radius(Fx::from_f64(0.02))).unwrap()
+            })
+            .collect();
+        w.add_distance(&DistanceDef::new(p[0], p[1])).unwrap();
+        w.add_tether(&TetherDef::new(p[1], p[2])).unwrap();
+        w.add_bending(&BendingDef::new(p[1], p[2], p[3])).unwrap();
+        w.add_attachment(&AttachmentDef::new(p[3], x(-2.0, 2.0))).unwrap();
+        w.add_joint_limit(&AngleLimitDef::new(p[0], p[1], p[2], Fx::from_f64(-0.5), Fx::from_f64(0.5))).unwrap();
+        w.add_driver(&DriverDef::new(p[4], vec![(Fx::ZERO, x(-2.0, 1.0)), (Fx::ONE, x(-1.0, 1.5))])).unwrap();
+        w.add_rope(&RopeDef::between(x(0.0, 1.0), x(1.0, 1.0)).segments(10)).unwrap();
+        w.add_sleep_group(&p[..2]).unwrap();
+        let rig = presets::humanoid16_stabilised::<Fx>();
+        let pose = presets::humanoid16_poses::<Fx>()[0].1.transformed(x(-6.0, 0.0), Rot2::IDENTITY, Fx::ONE);
+        MuscleRagdoll::spawn(
+            &mut w,
+            &rig,
+            &MuscleRagdollDef::default(),
+            &presets::humanoid16_targets(),
+            &SpawnDef::at_rest(pose),
+        )
+        .unwrap();
+        for f in 0..20 {
+            w.set_collider_pose(paddle, x(3.0, 0.5), Rot2::from_angle(Fx::from_f64(0.05 * f64::from(f)))).unwrap();
+            w.step(Fx::from_f64(1.0 / 60.0)).unwrap();
+        }
+        w
+    }
+
+    /// Changes field `field` of the state (in declaration order) a little; false past the
+    /// last. The destructuring is exhaustive: a field added to [`WorldState`] does not
+    /// compile here until it is given a change (and so a check below).
+    fn perturb(st: &mut WorldState<Space2<Fx>>, field: usize) -> bool {
+        let WorldState {
+            def,
+            particles,
+            anchors,
+            colliders,
+            distances,
+            tethers,
+            bendings,
+            attachments,
+            limits,
+            drivers,
+            ropes,
+            sleep_groups,
+            controllers,
+            time,
+            step_count,
+            last_h,
+        } = st;
+        let ulp = Fx::from_bits(1);
+        let first = |n: usize| n; // (the first live slot of each arena is slot 0 here)
+        match field {
+            0 => def.plane_reuse += ulp,
+            1 => particles.vel[first(3)].x += ulp,
+            2 => anchors.info[first(3)].region += ulp,
+            3 => colliders.values[first(1)].as_mut().unwrap().prev_position.y += ulp,
+            4 => distances.values[first(0)].as_mut().unwrap().lambda += ulp,
+            5 => tethers.values[first(0)].as_mut().unwrap().length += ulp,
+            6 => bendings.values[first(0)].as_mut().unwrap().lambda += ulp,
+            7 => attachments.values[first(0)].as_mut().unwrap().lambda.x += ulp,
+            8 => limits.values[first(0)].as_mut().unwrap().lambda += ulp,
+            9 => drivers.values[first(0)].as_mut().unwrap().release = true,
+            10 => ropes.values[first(0)].as_mut().unwrap().lambda[4] += ulp,
+            11 => sleep_groups.values[first(0)].as_mut().unwrap().sleep.calm_steps += 1,
+            12 => {
+                let m = controllers.values[first(0)].as_mut().unwrap();
+                let m = m.as_any_mut().downcast_mut::<MuscleRagdoll<Space2<Fx>>>().unwrap();
+                m.select_preset(1).unwrap();
+            }
+            13 => *time += ulp,
+            14 => *step_count += 1,
+            15 => *last_h += ulp,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Two worlds that differ in one field of the saved state only hash differently, and
+    /// restoring the first's snapshot into the second makes them equal again — for every
+    /// field. Fails (or does not compile) if a field of the state is left out of the
+    /// snapshot or the hash.
+    #[test]
+    fn every_field_of_the_saved_state_is_in_the_snapshot_and_the_hash() {
+        let w = rich_world();
+        let (snap, h0) = (w.snapshot(), w.state_hash());
+        let mut fields = 0;
+        loop {
+            let mut other = w.clone();
+            if !perturb(&mut other.state, fields) {
+                break;
+            }
+            assert_ne!(other.state_hash(), h0, "field {fields} of the state is not in the hash");
+            other.restore(&snap);
+            assert_eq!(other.state_hash(), h0, "field {fields} of the state is not restored");
+            fields += 1;
+        }
+        assert_eq!(fields, 16, "every field of WorldState has a check");
+        // And restored, it steps as the original does.
+        let (mut a, mut b) = (w.clone(), w);
+        let mut c = a.clone();
+        perturb(&mut c.state, 12);
+        c.restore(&snap);
+        for _ in 0..30 {
+            a.step(Fx::from_f64(1.0 / 60.0)).unwrap();
+            b.step(Fx::from_f64(1.0 / 60.0)).unwrap();
+            c.step(Fx::from_f64(1.0 / 60.0)).unwrap();
+        }
+        assert_eq!(a.state_hash(), b.state_hash());
+        assert_eq!(c.state_hash(), b.state_hash());
+    }
+}

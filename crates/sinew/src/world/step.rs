@@ -112,7 +112,7 @@ impl<S: Space> World<S> {
         custom: &mut dyn FnMut(&mut SubstepSolver<'_, S>),
     ) -> Result<StepReport, SinewError> {
         if !dt.is_finite() || !(dt > RealOf::<S>::ZERO) {
-            return Err(SinewError::InvalidTimeStep);
+            return Err(SinewError::InvalidTimeStep { dt: dt.to_f64() });
         }
         let mut report = StepReport::default();
         let max = self.state.def.max_time_step;
