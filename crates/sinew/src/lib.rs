@@ -31,6 +31,7 @@
 pub mod arena;
 pub mod collider;
 pub mod constraint;
+pub mod debug_draw;
 pub mod driver;
 mod error;
 pub mod math;
@@ -51,6 +52,7 @@ pub use constraint::{
     AngleLimit, AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, DistanceDef, DistanceHandle,
     JointLimit, JointLimitHandle, LimitRow, SwingTwistLimit, SwingTwistLimitDef, TetherDef, TetherHandle,
 };
+pub use debug_draw::{DebugDraw, DebugDrawOptions, DrawKind, Rgba, Style};
 pub use driver::{DriverDef, DriverHandle};
 pub use error::SinewError;
 pub use math::{Fx, Quat, Real, Rot2, Rotation, Vector, Vector2, Vector3};
