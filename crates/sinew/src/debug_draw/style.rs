@@ -106,7 +106,7 @@ impl DrawKind {
             Self::PinnedParticle => Rgba::rgb(0xd2, 0x2f, 0x27),
             Self::Distance => Rgba::rgb(0xb0, 0x68, 0x2a),
             Self::Tether => Rgba::new(0x3d, 0x7a, 0xb8, 0x90),
-            Self::Rope => RAMP[1],
+            Self::Rope => RAMP[2],
             Self::Contact => Rgba::rgb(0x1f, 0x8a, 0x4c),
             Self::RopeContact => Rgba::rgb(0x1c, 0x8c, 0x8c),
             Self::Collider => Rgba::rgb(0x55, 0x51, 0x4b),
@@ -202,16 +202,25 @@ impl Style {
     }
 }
 
-/// The tension ramp's stops: slack, medium, taut (see [`tension_ramp`]).
-const RAMP: [Rgba; 3] = [Rgba::rgb(0x3b, 0x6f, 0xb6), Rgba::rgb(0xb0, 0x68, 0x2a), Rgba::rgb(0xc0, 0x18, 0x2c)];
+/// The tension ramp's stops, evenly spaced: slack blue, teal, ochre, orange, taut red.
+const RAMP: [Rgba; 5] = [
+    Rgba::rgb(0x3b, 0x6f, 0xb6),
+    Rgba::rgb(0x2a, 0x9d, 0x8f),
+    Rgba::rgb(0xc4, 0x8a, 0x12),
+    Rgba::rgb(0xd9, 0x60, 0x1a),
+    Rgba::rgb(0xc0, 0x18, 0x2c),
+];
 
-/// The colour at fraction `u` of the tension ramp: blue `#3b6fb6` at 0 (slack), rope brown
-/// `#b0682a` at ½, red `#c0182c` at 1 (taut), linear in sRGB between the stops. `u` is
-/// clamped to `0..=1`; NaN counts as 0.
+/// The colour at fraction `u` of the tension ramp, cool to hot: blue `#3b6fb6` at 0
+/// (slack), teal `#2a9d8f` at ¼, ochre `#c48a12` at ½, orange `#d9601a` at ¾, red
+/// `#c0182c` at 1 (taut), linear in sRGB between neighbouring stops (saturated all the way:
+/// no grey middle on a light background). `u` is clamped to `0..=1`; NaN counts as 0.
 #[must_use]
 pub fn tension_ramp(u: f64) -> Rgba {
     let u = if u.is_nan() { 0.0 } else { u.clamp(0.0, 1.0) };
-    if u <= 0.5 { RAMP[0].lerp(RAMP[1], 2.0 * u) } else { RAMP[1].lerp(RAMP[2], 2.0 * u - 1.0) }
+    let x = u * (RAMP.len() - 1) as f64;
+    let i = (x.floor() as usize).min(RAMP.len() - 2);
+    RAMP[i].lerp(RAMP[i + 1], x - i as f64)
 }
 
 /// How rope tension (N) maps to the colour ramp: logarithmically between `low` and `high`.

@@ -317,14 +317,11 @@ fn tension_colours_run_from_the_low_to_the_high_end_as_tension_grows() {
         assert!(u >= last && (0.0..=1.0).contains(&u));
         last = u;
     }
-    // The ramp leaves its low end steadily: each step is farther from the slack colour.
-    let dist = |a: Rgba, b: Rgba| {
-        let d = |x: u8, y: u8| (i32::from(x) - i32::from(y)).pow(2);
-        d(a.r, b.r) + d(a.g, b.g) + d(a.b, b.b)
-    };
-    assert!(dist(tension_ramp(0.5), ramp_low) > dist(tension_ramp(0.25), ramp_low));
-    assert!(dist(tension_ramp(1.0), ramp_low) > dist(tension_ramp(0.5), ramp_low));
-    assert!(dist(tension_ramp(0.5), ramp_high) > dist(tension_ramp(0.75), ramp_high));
+    // Every step along the ramp is a different colour, from the slack end to the taut end.
+    let steps: Vec<Rgba> = (0..=16).map(|k| tension_ramp(f64::from(k) / 16.0)).collect();
+    assert_eq!((steps[0], steps[16]), (ramp_low, ramp_high));
+    assert!(steps.windows(2).all(|w| w[0] != w[1]));
+    assert_eq!(scale.color(10.0), tension_ramp(0.5));
 
     // In a world: the same rope holding a heavier weight is coloured further up the ramp.
     let fractions = |weight: f64| {
