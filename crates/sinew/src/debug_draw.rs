@@ -92,10 +92,12 @@
 
 mod finite;
 mod geom;
+mod options;
 mod style;
 #[cfg(test)]
 mod tests;
 
+pub use options::DebugDrawOptions;
 pub use style::{DrawKind, Rgba, Style, TensionScale, tension_ramp};
 
 use crate::collider::{ConvexHull, ConvexShape, Shape};
@@ -343,74 +345,6 @@ pub struct HullMesh<'a> {
     pub edges: &'a [[u32; 2]],
 }
 
-/// What [`World::debug_draw`] draws. `#[non_exhaustive]`: start from
-/// [`DebugDrawOptions::default`] (or [`DebugDrawOptions::none`]) and set fields.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[non_exhaustive]
-pub struct DebugDrawOptions {
-    /// Particles (pins included). On by default.
-    pub particles: bool,
-    /// Also the free particles of ropes (their vertices) as particles. Off by default.
-    pub rope_particles: bool,
-    /// Distance constraints: links, ragdoll bones. On by default.
-    pub distances: bool,
-    /// Tethers (a rope has one per particle, so they clutter). Off by default.
-    pub tethers: bool,
-    /// Ropes, coloured by tension. On by default.
-    pub ropes: bool,
-    /// Contacts of the last substep (point and normal). On by default.
-    pub contacts: bool,
-    /// Collider shapes. On by default.
-    pub colliders: bool,
-    /// Joint limits (2D: the allowed angle sector at the joint; 3D: the swing cone). On
-    /// by default.
-    pub joint_limits: bool,
-    /// Sleeping particles and ropes faded towards grey and flagged. On by default.
-    pub sleeping: bool,
-    /// The rope tension colour scale.
-    pub tension_scale: TensionScale,
-    /// Length of contact normal arrows (m). 0.1 by default.
-    pub contact_normal_length: f64,
-}
-
-impl Default for DebugDrawOptions {
-    /// Everything but tethers and rope particles; tensions 0.1 N – 1 kN; 10 cm normals.
-    fn default() -> Self {
-        Self {
-            particles: true,
-            rope_particles: false,
-            distances: true,
-            tethers: false,
-            ropes: true,
-            contacts: true,
-            colliders: true,
-            joint_limits: true,
-            sleeping: true,
-            tension_scale: TensionScale::default(),
-            contact_normal_length: 0.1,
-        }
-    }
-}
-
-impl DebugDrawOptions {
-    /// Nothing at all (set the parts wanted).
-    #[must_use]
-    pub fn none() -> Self {
-        Self {
-            particles: false,
-            rope_particles: false,
-            distances: false,
-            tethers: false,
-            ropes: false,
-            contacts: false,
-            colliders: false,
-            joint_limits: false,
-            sleeping: false,
-            ..Self::default()
-        }
-    }
-}
-
 /// A particle–collider contact as drawing needs it (world frame, `f64`).
 struct PlaneContact {
     particle: usize,
@@ -496,51 +430,48 @@ impl<S: Space> World<S> {
         let at: Vec<Option<P3>> = (0..ps.slot_count())
             .map(|k| ps.handle_at(k).map(|_| ps.positions()[k].to_f64_array()).filter(|&p| geom::finite(p)))
             .collect();
-        let mut scene =
-            Scene { world: self, opts, at, asleep: Vec::new(), bounds: None, internals: internals(self, opts) };
-        scene.asleep = std::mem::take(&mut scene.internals.asleep);
+        let mut internals = internals(self, opts);
+        // Asleep: the particles of sleeping groups and of sleeping ropes.
+        let mut asleep = std::mem::take(&mut internals.asleep);
         if opts.sleeping {
-            scene.asleep.resize(ps.slot_count(), false);
             for (_, r) in self.ropes().filter(|(_, r)| r.is_sleeping()) {
                 for &p in r.particles() {
-                    scene.asleep[p.index()] = true;
+                    if let Some(s) = asleep.get_mut(p.index()) {
+                        *s = true;
+                    }
                 }
             }
         }
-        scene.bounds = scene.content_bounds();
-        out.begin(&FrameInfo {
-            dim: S::DIM,
-            time: self.time().to_f64(),
-            step: self.step_count(),
-            bounds: scene.bounds,
-        });
+        let mut walk = Walk { world: self, opts, at, asleep, bounds: None, internals };
+        walk.bounds = walk.content_bounds();
+        out.begin(&FrameInfo { dim: S::DIM, time: self.time().to_f64(), step: self.step_count(), bounds: walk.bounds });
         if opts.colliders {
-            scene.colliders(&mut out);
+            walk.colliders(&mut out);
         }
         if opts.joint_limits {
-            scene.joint_limits(&mut out);
+            walk.joint_limits(&mut out);
         }
         if opts.tethers {
-            scene.tethers(&mut out);
+            walk.tethers(&mut out);
         }
         if opts.distances {
-            scene.distances(&mut out);
+            walk.distances(&mut out);
         }
         if opts.ropes {
-            scene.ropes(&mut out);
+            walk.ropes(&mut out);
         }
         if opts.particles {
-            scene.particles(&mut out);
+            walk.particles(&mut out);
         }
         if opts.contacts {
-            scene.contacts(&mut out);
+            walk.contacts(&mut out);
         }
         out.end();
     }
 }
 
 /// One call of [`World::debug_draw`]: the world and what was read from it.
-struct Scene<'w, S: Space> {
+struct Walk<'w, S: Space> {
     world: &'w World<S>,
     opts: &'w DebugDrawOptions,
     /// Position per particle slot (`None`: free slot, or not finite).
@@ -585,7 +516,7 @@ fn hull_mesh<R: Real>(hull: &ConvexHull<R>) -> (Vec<[u32; 3]>, Vec<[u32; 2]>) {
     (faces.iter().map(|t| t.map(|i| i as u32)).collect(), edges)
 }
 
-impl<S: Space> Scene<'_, S> {
+impl<S: Space> Walk<'_, S> {
     fn pos(&self, slot: usize) -> Option<P3> {
         self.at.get(slot).copied().flatten()
     }

@@ -254,7 +254,9 @@ impl DebugDraw for Frame {
 
     fn hull(&mut self, hull: &HullMesh<'_>, style: &Style) {
         for &[i, j] in hull.edges {
-            self.outline(vec![hull.vertices[i as usize], hull.vertices[j as usize]], false, style);
+            if let (Some(&a), Some(&b)) = (hull.vertices.get(i as usize), hull.vertices.get(j as usize)) {
+                self.outline(vec![a, b], false, style);
+            }
         }
     }
 
