@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! sinew simulate SCENE [--frames N] [--every K]            JSON Lines, one per frame, on stdout
-//! sinew render SCENE --out FILE.png|FILE.gif [--frames N]
+//! sinew render SCENE --out FILE.png|FILE.gif [--frames N] [--show contacts,limits,...]
 //! sinew bench SCENE [--frames N] [--repeat R] [--skip K]   time per frame and per particle-substep
 //! sinew                                                     render the showcase scenes into ./out
 //! ```
@@ -58,6 +58,9 @@ enum Command {
         /// Image height in pixels.
         #[arg(long, default_value_t = 600)]
         height: u32,
+        /// Debug overlays to draw as well (comma-separated).
+        #[arg(long, value_enum, value_delimiter = ',')]
+        show: Vec<Overlay>,
     },
     /// Time a scene: wall-clock per frame and per particle-substep, best of several runs.
     Bench {
@@ -76,12 +79,37 @@ enum Command {
     },
 }
 
+/// A debug-draw overlay `sinew render --show` can add to the scene picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Overlay {
+    /// Contact points and normals of the last substep.
+    Contacts,
+    /// Joint limits: allowed sectors (2D) and swing cones (3D), red when violated.
+    Limits,
+    /// Tether constraints.
+    Tethers,
+    /// Sleeping particles and ropes, greyed.
+    Sleeping,
+    /// Ropes' particles as dots.
+    RopeParticles,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Simulate { scene, frames, every }) => simulate(&scene, frames, every),
-        Some(Command::Render { scene, out, frames, every, width, height }) => {
-            let opts = render::RenderOptions { width, height, frames, every: every.max(1), ..Default::default() };
+        Some(Command::Render { scene, out, frames, every, width, height, show }) => {
+            let mut opts = render::RenderOptions { width, height, frames, every: every.max(1), ..Default::default() };
+            for o in show {
+                let d = &mut opts.draw;
+                match o {
+                    Overlay::Contacts => d.contacts = true,
+                    Overlay::Limits => d.joint_limits = true,
+                    Overlay::Tethers => d.tethers = true,
+                    Overlay::Sleeping => d.sleeping = true,
+                    Overlay::RopeParticles => d.rope_particles = true,
+                }
+            }
             load(&scene)
                 .and_then(|mut sim| {
                     render::render(sim.as_mut(), &out, &opts).map_err(|e| format!("{}: {e}", scene.display()))

@@ -7,7 +7,7 @@ use sinew::{
     Real, RealOf, RopeDef, RopeEnd, RopeHandle, Shape, Space, TetherDef, VecOf, Vector, World, WorldDef,
 };
 
-/// A built scene: the world plus what the runner needs to report and draw it.
+/// A built scene: the world plus what the runner needs to report it.
 #[derive(Clone, Debug)]
 pub struct BuiltScene<S: SceneSpace> {
     /// The world.
@@ -20,8 +20,6 @@ pub struct BuiltScene<S: SceneSpace> {
     pub last_pos: Vec<VecOf<S>>,
     /// Fixed time step (s).
     pub dt: f64,
-    /// Links to draw (scene particle indices).
-    pub links: Vec<(usize, usize)>,
     /// Ropes created by the file, with their reel schedules.
     pub ropes: Vec<SceneRope<S>>,
     /// Ragdolls created by the file (global index ranges and node names).
@@ -275,7 +273,6 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
     let mut muscles = Vec::new();
     S::add_ragdolls(spec, &mut world, &mut handles, &mut ragdolls, &mut muscles)?;
 
-    let mut links = Vec::new();
     for (i, c) in spec.distances.iter().enumerate() {
         let path = format!("distances[{i}]");
         let a = index(&format!("{path}.a"), c.a, &handles)?;
@@ -295,7 +292,6 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
         }
         d.unilateral = c.unilateral.unwrap_or(false);
         world.add_distance(&d).map_err(|e| sinew_err(&path, e))?;
-        links.push((c.a as usize, c.b as usize));
     }
     for (i, t) in spec.tethers.iter().enumerate() {
         let path = format!("tethers[{i}]");
@@ -370,7 +366,6 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
         particles: Vec::new(),
         last_pos: Vec::new(),
         dt,
-        links,
         ropes,
         ragdolls,
         muscles,

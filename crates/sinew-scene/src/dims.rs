@@ -1,13 +1,13 @@
-//! What differs between 2D and 3D scenes: rotations, boxes, convex shapes, joint limits
-//! and how colliders are drawn.
+//! What differs between 2D and 3D scenes: rotations, boxes, convex shapes and joint
+//! limits.
 
 use crate::build::{common_shape, err, finite, index, non_negative, positive, required, vector};
 use crate::spec::{SceneSpec, ShapeSpec};
-use crate::{DrawList, Outline, SceneError, SceneRagdoll, SceneReal};
+use crate::{SceneError, SceneRagdoll, SceneReal};
 use sinew::ragdoll::{MuscleRagdoll, MuscleRagdollDef, RigSpace, SpawnDef, presets};
 use sinew::{
-    AngleLimitDef, Collider, ColliderDef, ConvexShape, ParticleHandle, Quat, Real, Rot2, Rotation, Shape, Space2,
-    Space3, SwingTwistLimitDef, Vector, Vector2, Vector3, World,
+    AngleLimitDef, ColliderDef, ParticleHandle, Quat, Real, Rot2, Rotation, Shape, Space2, Space3, SwingTwistLimitDef,
+    Vector, World,
 };
 
 /// A space a scene can be built in.
@@ -29,8 +29,6 @@ pub trait SceneSpace: RigSpace<Real: SceneReal> {
         world: &mut World<Self>,
         handles: &[ParticleHandle],
     ) -> Result<(), SceneError>;
-    /// Appends the collider's outline (2D) or wireframe (3D).
-    fn outline(c: &Collider<Self>, out: &mut DrawList);
 }
 
 fn wrong_dim(path: &str, kind: &str, dim: usize) -> SceneError {
@@ -39,10 +37,6 @@ fn wrong_dim(path: &str, kind: &str, dim: usize) -> SceneError {
 
 fn deg<R: Real>(path: &str, v: f64) -> Result<R, SceneError> {
     Ok(R::from_f64(finite(path, v)?.to_radians()))
-}
-
-fn arr<R: Real, V: Vector<R>>(v: V) -> [f64; 3] {
-    v.to_f64_array()
 }
 
 /// An oriented box (same keys in 2D and 3D; the rotation is parsed by the caller).
@@ -233,50 +227,6 @@ impl<R: SceneReal> SceneSpace for Space2<R> {
         }
         Ok(())
     }
-
-    fn outline(c: &Collider<Self>, out: &mut DrawList) {
-        let (pos, rot) = (c.position(), c.rotation());
-        let world = |p: Vector2<R>| arr(pos + rot.rotate(p));
-        let mut poly = Vec::new();
-        match &c.shape {
-            Shape::HalfSpace(h) => {
-                let n = rot.rotate(h.normal);
-                let off = h.offset + n.dot(pos);
-                out.planes.push((arr(n), off.to_f64()));
-                return;
-            }
-            Shape::Ball(b) => {
-                for k in 0..48 {
-                    let a = k as f64 / 48.0 * std::f64::consts::TAU;
-                    poly.push(world(Vector2::from_f64(a.cos(), a.sin()) * b.radius));
-                }
-            }
-            Shape::Cuboid(b) => {
-                let h = b.half_extents;
-                for (sx, sy) in [(-1, -1), (1, -1), (1, 1), (-1, 1)] {
-                    poly.push(world(Vector2::new(h.x * R::from_i32(sx), h.y * R::from_i32(sy))));
-                }
-            }
-            Shape::Capsule(cap) => {
-                let axis = cap.b - cap.a;
-                let base = axis.y.to_f64().atan2(axis.x.to_f64());
-                for (end, start) in
-                    [(cap.b, base - std::f64::consts::FRAC_PI_2), (cap.a, base + std::f64::consts::FRAC_PI_2)]
-                {
-                    for k in 0..=24 {
-                        let a = start + k as f64 / 24.0 * std::f64::consts::PI;
-                        poly.push(world(end + Vector2::from_f64(a.cos(), a.sin()) * cap.radius));
-                    }
-                }
-            }
-            Shape::Convex(p) => {
-                for &v in p.vertices() {
-                    poly.push(world(v));
-                }
-            }
-        }
-        out.outlines.push(Outline { points: poly, closed: true });
-    }
 }
 
 impl<R: SceneReal> SceneSpace for Space3<R> {
@@ -371,68 +321,5 @@ impl<R: SceneReal> SceneSpace for Space3<R> {
             world.add_joint_limit(&d).map_err(|e| err(&path, e.to_string()))?;
         }
         Ok(())
-    }
-
-    fn outline(c: &Collider<Self>, out: &mut DrawList) {
-        let (pos, rot) = (c.position(), c.rotation());
-        let world = |p: Vector3<R>| arr(pos + rot.rotate(p));
-        let circle = |center: Vector3<R>, u: Vector3<R>, v: Vector3<R>, r: R| -> Outline {
-            let pts = (0..40)
-                .map(|k| {
-                    let a = k as f64 / 40.0 * std::f64::consts::TAU;
-                    world(center + (u * R::from_f64(a.cos()) + v * R::from_f64(a.sin())) * r)
-                })
-                .collect();
-            Outline { points: pts, closed: true }
-        };
-        let (ex, ey, ez) =
-            (Vector3::from_f64(1.0, 0.0, 0.0), Vector3::from_f64(0.0, 1.0, 0.0), Vector3::from_f64(0.0, 0.0, 1.0));
-        match &c.shape {
-            Shape::HalfSpace(h) => {
-                let n = rot.rotate(h.normal);
-                let off = h.offset + n.dot(pos);
-                out.planes.push((arr(n), off.to_f64()));
-            }
-            Shape::Ball(b) => {
-                out.outlines.push(circle(Vector3::ZERO, ex, ey, b.radius));
-                out.outlines.push(circle(Vector3::ZERO, ey, ez, b.radius));
-                out.outlines.push(circle(Vector3::ZERO, ez, ex, b.radius));
-            }
-            Shape::Cuboid(b) => {
-                let h = b.half_extents;
-                let corner = |i: u32| {
-                    let s = |bit: u32| if i & bit != 0 { R::ONE } else { -R::ONE };
-                    Vector3::new(h.x * s(1), h.y * s(2), h.z * s(4))
-                };
-                for i in 0..8u32 {
-                    for bit in [1u32, 2, 4] {
-                        if i & bit == 0 {
-                            out.outlines.push(Outline {
-                                points: vec![world(corner(i)), world(corner(i | bit))],
-                                closed: false,
-                            });
-                        }
-                    }
-                }
-            }
-            Shape::Capsule(cap) => {
-                let axis = (cap.b - cap.a).normalize_or_zero();
-                let axis = if axis == Vector3::ZERO { ey } else { axis };
-                let u = axis.any_orthogonal();
-                let v = axis.cross(u);
-                out.outlines.push(circle(cap.a, u, v, cap.radius));
-                out.outlines.push(circle(cap.b, u, v, cap.radius));
-                for d in [u, -u, v, -v] {
-                    let off = d * cap.radius;
-                    out.outlines.push(Outline { points: vec![world(cap.a + off), world(cap.b + off)], closed: false });
-                }
-            }
-            Shape::Convex(hull) => {
-                let vs = hull.vertices();
-                for (i, j) in hull.edges() {
-                    out.outlines.push(Outline { points: vec![world(vs[i]), world(vs[j])], closed: false });
-                }
-            }
-        }
     }
 }

@@ -6,17 +6,20 @@
 //! path of the offending value in the file, e.g. `colliders[2].circle.radius: must be > 0`.
 //!
 //! A loaded scene is a boxed [`Simulation`], whatever its dimension and number type, so
-//! tools can step, report and draw it without knowing either.
+//! tools can step, report and draw it (through [`sinew::debug_draw`]) without knowing
+//! either.
 
 #![warn(missing_docs)]
 
 mod build;
 mod dims;
+mod draw;
 pub mod spec;
 
 pub use build::{BuiltScene, SceneRope};
 pub use dims::SceneSpace;
 
+use sinew::debug_draw::{DebugDraw, DebugDrawOptions};
 use sinew::{Fx, Real, RealOf, Space2, Space3, VecOf, Vector};
 use spec::{SceneSpec, ViewSpec};
 use std::fmt::Write as _;
@@ -63,23 +66,6 @@ impl SceneReal for Fx {
     }
 }
 
-/// Geometry to draw one frame, in world coordinates (`[x, y, 0]` in 2D).
-#[derive(Clone, Debug, Default)]
-pub struct DrawList {
-    /// 2 or 3.
-    pub dim: usize,
-    /// Particles in scene order.
-    pub particles: Vec<DrawParticle>,
-    /// Links between particles (indices into `particles`).
-    pub links: Vec<(usize, usize)>,
-    /// Collider outlines (2D) or wireframes (3D).
-    pub outlines: Vec<Outline>,
-    /// Half-spaces as `(unit normal, offset)`: free side `n·x ≥ offset`.
-    pub planes: Vec<([f64; 3], f64)>,
-    /// Ropes as smooth curves (Catmull–Rom through their particles).
-    pub curves: Vec<Curve>,
-}
-
 /// A ragdoll from the scene file: its nodes are global particles
 /// `first_index .. first_index + count`, named after the rig's nodes.
 #[derive(Clone, Debug)]
@@ -90,39 +76,8 @@ pub struct SceneRagdoll {
     pub count: usize,
     /// Node names in order.
     pub names: Vec<String>,
-    /// Bones as node index pairs (for drawing).
+    /// Bones as node index pairs.
     pub bones: Vec<(usize, usize)>,
-}
-
-/// A rope drawn as a smooth curve.
-#[derive(Clone, Debug)]
-pub struct Curve {
-    /// Points along the curve.
-    pub points: Vec<[f64; 3]>,
-    /// Rope radius (m).
-    pub radius: f64,
-}
-
-/// A particle to draw.
-#[derive(Clone, Copy, Debug)]
-pub struct DrawParticle {
-    /// Position.
-    pub pos: [f64; 3],
-    /// Collision radius (m).
-    pub radius: f64,
-    /// Pinned or driven.
-    pub pinned: bool,
-    /// Not drawn as a dot (removed, or part of a rope drawn as a curve).
-    pub hidden: bool,
-}
-
-/// A polyline.
-#[derive(Clone, Debug)]
-pub struct Outline {
-    /// Points.
-    pub points: Vec<[f64; 3]>,
-    /// Joins the last point to the first.
-    pub closed: bool,
 }
 
 /// A running scene, whatever its dimension and number type.
@@ -141,8 +96,13 @@ pub trait Simulation {
     fn step(&mut self) -> Result<(), SceneError>;
     /// Appends this frame's JSON line (without the newline).
     fn write_frame_json(&self, out: &mut String);
-    /// Geometry of the current state.
-    fn draw(&self) -> DrawList;
+    /// Draws the current state into a debug-draw back end (see [`sinew::debug_draw`]):
+    /// the world's `debug_draw`, plus the edges of muscle ragdolls (which live outside the
+    /// world) as distances.
+    fn debug_draw(&self, out: &mut dyn DebugDraw, opts: &DebugDrawOptions);
+    /// Particle positions by global index (`[x, y, 0]` in 2D), as `write_frame_json`
+    /// prints them: the last known position for removed particles.
+    fn positions(&self) -> Vec<[f64; 3]>;
     /// Rendering hints from the file.
     fn view(&self) -> Option<&ViewSpec>;
     /// Number of particles in scene order (including those added by later features).
@@ -264,37 +224,11 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         }
         let _ = write!(out, ",\"hash\":\"{:016x}\"}}", self.state_hash());
     }
-    fn draw(&self) -> DrawList {
-        let w = &self.scene.world;
-        let ps = w.particles();
-        let mut d = DrawList { dim: S::DIM, ..DrawList::default() };
-        let mut in_rope = vec![false; ps.slot_count()];
-        for (_, r) in w.ropes() {
-            for &h in r.particles() {
-                in_rope[h.index()] = true;
-            }
-            let pts: Vec<VecOf<S>> = r.particles().iter().filter_map(|&h| ps.position(h)).collect();
-            let curve = sinew::rope::curve::catmull_rom(&pts, 4);
-            d.curves
-                .push(Curve { points: curve.iter().map(|p| p.to_f64_array()).collect(), radius: r.radius().to_f64() });
-        }
-        for (g, &h) in self.scene.particles.iter().enumerate() {
-            let live = ps.contains(h);
-            d.particles.push(DrawParticle {
-                pos: self.scene.last_pos[g].to_f64_array(),
-                radius: ps.radius(h).map_or(0.0, |r| r.to_f64()),
-                pinned: ps.is_kinematic(h),
-                hidden: !live || (in_rope[h.index()] && !ps.is_kinematic(h)),
-            });
-        }
-        d.links = self.scene.links.clone();
-        for r in &self.scene.ragdolls {
-            d.links.extend(r.bones.iter().map(|&(a, b)| (r.first_index + a, r.first_index + b)));
-        }
-        for (_, c) in w.colliders() {
-            S::outline(c, &mut d);
-        }
-        d
+    fn debug_draw(&self, out: &mut dyn DebugDraw, opts: &DebugDrawOptions) {
+        draw::draw(&self.scene, out, opts);
+    }
+    fn positions(&self) -> Vec<[f64; 3]> {
+        self.scene.last_pos.iter().map(|p| p.to_f64_array()).collect()
     }
     fn view(&self) -> Option<&ViewSpec> {
         self.view.as_ref()

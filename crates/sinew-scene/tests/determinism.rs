@@ -111,13 +111,12 @@ fn every_scene_runs_in_fixed_point_and_tracks_f64() {
             fixed.step().unwrap();
             float.step().unwrap();
         }
-        let (a, b) = (fixed.draw(), float.draw());
-        assert_eq!(a.particles.len(), b.particles.len());
+        let (a, b) = (fixed.positions(), float.positions());
+        assert_eq!(a.len(), b.len());
         let worst = a
-            .particles
             .iter()
-            .zip(&b.particles)
-            .map(|(p, q)| (0..3).map(|i| (p.pos[i] - q.pos[i]).powi(2)).sum::<f64>().sqrt())
+            .zip(&b)
+            .map(|(p, q)| (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>().sqrt())
             .fold(0.0, f64::max);
         // Measured: 1.6e-6 m (pendulum) to 1.0e-3 m (3D golden scene, where contacts and
         // joint limits amplify rounding differences). A feature that is missing or wrong

@@ -107,6 +107,9 @@ pub trait Controller<S: Space>: ControllerObject<S> + Debug + Send + Sync + 'sta
     /// A particle this controller may name is being removed from the world: forget it
     /// (the handle is stale afterwards, and its slot may be reused by a new particle).
     fn particle_removed(&mut self, _p: ParticleHandle) {}
+    /// The particle slots it holds together in pairs, for debug drawing (drawn as the
+    /// world's distances are: a muscle ragdoll's bones, a drive's links).
+    fn links(&self, _out: &mut Vec<[usize; 2]>) {}
     /// Mixes *every* field of the controller's state into `h`: the world's state hash
     /// covers controllers through this, and rollback checks compare it.
     fn hash_state(&self, h: &mut StateHasher);

@@ -38,6 +38,7 @@ pub mod collider;
 pub mod constraint;
 pub(crate) mod contact;
 pub mod controller;
+pub mod debug_draw;
 mod dim;
 pub mod driver;
 mod error;
@@ -64,6 +65,7 @@ pub use constraint::{
 };
 pub use controller::SubstepSolver;
 pub use controller::{Controller, ControllerHandle};
+pub use debug_draw::{DebugDraw, DebugDrawOptions, DrawKind, Rgba, Style};
 pub use driver::{DriverDef, DriverHandle};
 pub use error::SinewError;
 pub use math::{Fx, Quat, Real, Rot2, Rotation, Vector, Vector2, Vector3};

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 /// The modules from the bottom up; a module may import any module before it.
 const LAYERS: &[&str] = &[
     "state",
-    "error",
     "math",
     "arena",
+    "error",
     "dim",
     "particle",
     "collider",
@@ -24,6 +24,7 @@ const LAYERS: &[&str] = &[
     "controller",
     "world",
     "ragdoll",
+    "debug_draw",
     "stepper",
 ];
 

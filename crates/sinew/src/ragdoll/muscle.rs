@@ -687,6 +687,11 @@ impl<S: RigSpace> Controller<S> for MuscleRagdoll<S> {
         }
     }
 
+    /// Its edges (the bones).
+    fn links(&self, out: &mut Vec<[usize; 2]>) {
+        out.extend(self.edges.iter().map(|e| [e.a as usize, e.b as usize]));
+    }
+
     fn hash_state(&self, h: &mut StateHasher) {
         SavedState::hash_state(self, h);
     }

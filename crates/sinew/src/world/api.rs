@@ -427,6 +427,11 @@ impl<S: Space> World<S> {
         self.state.sleep_groups.get(h.0).ok_or(SinewError::InvalidHandle { what: "sleep group", handle: Some(h.0) })
     }
 
+    /// Iterates sleep groups.
+    pub fn sleep_groups(&self) -> impl Iterator<Item = &SleepGroup> {
+        self.state.sleep_groups.values()
+    }
+
     /// Removes a sleep group (its particles stay, awake).
     pub fn remove_sleep_group(&mut self, h: SleepGroupHandle) -> Result<(), SinewError> {
         self.state
@@ -486,6 +491,17 @@ impl<S: Space> World<S> {
         }
         let c = self.state.controllers.remove(h.raw).ok_or_else(|| not_found(h))?;
         c.into_any().downcast::<T>().map(|b| *b).map_err(|_| not_found(h))
+    }
+
+    /// The particle-slot pairs every controller holds together (see
+    /// [`Controller::links`]), for drawing.
+    #[must_use]
+    pub fn controller_links(&self) -> Vec<[usize; 2]> {
+        let mut out = Vec::new();
+        for c in self.state.controllers.values() {
+            c.links(&mut out);
+        }
+        out
     }
 
     /// Number of controllers.
