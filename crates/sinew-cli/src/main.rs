@@ -176,13 +176,37 @@ fn bench(path: &Path, frames: u64, repeat: u32, skip: u64) -> Result<(), String>
     let per_frame = best / frames as f64;
     let substeps = scene_substeps(path);
     let per_ps = per_frame / (particles.max(1) as f64 * substeps as f64);
-    println!(
+    // (Written, not printed: a closed pipe, `sinew bench … | head`, is not a panic.)
+    let mut stdout = std::io::stdout();
+    let _ = writeln!(
+        stdout,
         "{}: {substeps_note}, {particles} particles, {substeps} substeps: {:.3} µs/frame, {:.2} ns/particle-substep (best of {repeat} × {frames} frames{})",
         path.display(),
         per_frame * 1e6,
         per_ps * 1e9,
         if skip > 0 { format!(" after {skip}") } else { String::new() }
     );
+    // One more run with the world's per-stage clock on (it reads the clock once per stage,
+    // so it is not the run timed above): where a frame's time goes.
+    let mut sim = load(path)?;
+    for f in 1..=skip {
+        sim.step().map_err(|e| format!("{}: frame {f}: {e}", path.display()))?;
+    }
+    sim.set_profiling(true);
+    let mut sum = sinew::StepProfile::default();
+    for f in skip + 1..=skip + frames {
+        sim.step().map_err(|e| format!("{}: frame {f}: {e}", path.display()))?;
+        sum += sim.profile();
+    }
+    let total = sum.total.as_secs_f64().max(f64::MIN_POSITIVE);
+    let stages: Vec<String> = (sum.stages().iter())
+        .filter(|(_, d)| !d.is_zero())
+        .map(|(name, d)| {
+            let s = d.as_secs_f64();
+            format!("{name} {:.2} µs ({:.0} %)", s / frames as f64 * 1e6, 100.0 * s / total)
+        })
+        .collect();
+    let _ = writeln!(stdout, "  stages per frame (profiled run): {}", stages.join(", "));
     Ok(())
 }
 

@@ -94,6 +94,10 @@ pub trait Simulation {
     fn time(&self) -> f64;
     /// Advances one fixed step.
     fn step(&mut self) -> Result<(), SceneError>;
+    /// Turns per-stage timing of the world's steps on or off.
+    fn set_profiling(&mut self, on: bool);
+    /// Where the last step's time went (zero unless profiling is on).
+    fn profile(&self) -> sinew::StepProfile;
     /// Appends this frame's JSON line (without the newline).
     fn write_frame_json(&self, out: &mut String);
     /// Draws the current state into a debug-draw back end (see [`sinew::debug_draw`]):
@@ -156,6 +160,12 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         result.map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
         self.scene.sync();
         Ok(())
+    }
+    fn set_profiling(&mut self, on: bool) {
+        self.scene.world.set_profiling(on);
+    }
+    fn profile(&self) -> sinew::StepProfile {
+        *self.scene.world.profile()
     }
     fn write_frame_json(&self, out: &mut String) {
         let w = &self.scene.world;

@@ -67,6 +67,44 @@ pub struct StepProfile {
     pub total: Duration,
 }
 
+impl StepProfile {
+    /// The stages in the order they run, with their names.
+    #[must_use]
+    pub fn stages(&self) -> [(&'static str, Duration); 11] {
+        [
+            ("begin", self.begin),
+            ("predict", self.predict),
+            ("gather", self.gather),
+            ("integrate", self.integrate),
+            ("ropes", self.ropes),
+            ("constraints", self.constraints),
+            ("controllers", self.controllers),
+            ("contacts", self.contacts),
+            ("impact", self.impact),
+            ("velocity", self.velocity),
+            ("end", self.end),
+        ]
+    }
+}
+
+impl core::ops::AddAssign for StepProfile {
+    /// Sums stage by stage (totals over several steps).
+    fn add_assign(&mut self, o: Self) {
+        self.begin += o.begin;
+        self.predict += o.predict;
+        self.gather += o.gather;
+        self.integrate += o.integrate;
+        self.ropes += o.ropes;
+        self.constraints += o.constraints;
+        self.controllers += o.controllers;
+        self.contacts += o.contacts;
+        self.impact += o.impact;
+        self.velocity += o.velocity;
+        self.end += o.end;
+        self.total += o.total;
+    }
+}
+
 /// Laps of the step's clock, when profiling.
 struct Clock {
     start: Option<std::time::Instant>,
