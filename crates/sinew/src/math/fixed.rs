@@ -71,6 +71,7 @@
 //! checks are branches to a cold saturation path, never taken in a sane scene.
 
 use super::Real;
+#[cfg(any(test, feature = "fixed-interop"))]
 use ::fixed::types::I32F32;
 use core::fmt;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
@@ -617,15 +618,21 @@ impl Fx {
     }
 
     /// The same value as the `fixed` crate's `I32F32` (identical representation).
+    /// Public with the `fixed-interop` feature only: a public `fixed` type in the API makes
+    /// rustdoc list the `fixed` and `az` crates' blanket conversion traits on every type
+    /// of this crate.
     #[inline]
     #[must_use]
+    #[cfg(feature = "fixed-interop")]
     pub const fn to_fixed(self) -> I32F32 {
         I32F32::from_bits(self.0)
     }
 
-    /// From the `fixed` crate's `I32F32` (identical representation).
+    /// From the `fixed` crate's `I32F32` (identical representation; `fixed-interop`
+    /// feature).
     #[inline]
     #[must_use]
+    #[cfg(feature = "fixed-interop")]
     pub const fn from_fixed(v: I32F32) -> Self {
         Self(v.to_bits())
     }
@@ -916,16 +923,74 @@ const fn atan_first_quadrant_q62(ay: u64, ax: u64) -> u64 {
 
 impl fmt::Display for Fx {
     /// The exact decimal value, shortest form that converts back to the same bits;
-    /// precision flags (`{:.3}`) are honoured with correct rounding.
+    /// precision flags (`{:.3}`) are honoured with correct rounding (ties to even), width
+    /// and sign flags as for integers.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.to_fixed(), f)
+        let mag = self.0.unsigned_abs();
+        let (mut int, frac) = (mag >> 32, u128::from(mag & 0xFFFF_FFFF));
+        let digits = match f.precision() {
+            Some(p) => {
+                // frac·10^p / 2³² rounded; past 32 digits the expansion is exact (zeros).
+                let q = p.min(32) as u32;
+                let scale = 10u128.pow(q);
+                // (To whole units the tie goes to the even integer part.)
+                let mut d = if q == 0 {
+                    round_shr32(frac + (u128::from(int & 1) << 32)) - u128::from(int & 1)
+                } else {
+                    round_shr32(frac * scale)
+                };
+                if d == scale {
+                    (int, d) = (int + 1, 0);
+                }
+                let mut s = if q == 0 { String::new() } else { format!("{d:0w$}", w = q as usize) };
+                s.extend(core::iter::repeat_n('0', p - q as usize));
+                s
+            }
+            None => shortest_fraction(frac),
+        };
+        let text = if digits.is_empty() { format!("{int}") } else { format!("{int}.{digits}") };
+        f.pad_integral(self.0 >= 0, "", &text)
     }
+}
+
+/// `x / 2³²` rounded to nearest, ties to even.
+fn round_shr32(x: u128) -> u128 {
+    let (q, r) = (x >> 32, x & 0xFFFF_FFFF);
+    let half = 1u128 << 31;
+    if r > half || (r == half && q & 1 == 1) { q + 1 } else { q }
+}
+
+/// The fewest decimal digits of `frac / 2³²` that read back (rounding to nearest) to the
+/// same 32-bit fraction; empty for 0. At most 32 digits: that many represent it exactly.
+fn shortest_fraction(frac: u128) -> String {
+    if frac == 0 {
+        return String::new();
+    }
+    for n in 1..=32u32 {
+        let scale = 10u128.pow(n);
+        let d = round_shr32(frac * scale);
+        if d < scale && reads_back(d, scale, frac) {
+            let s = format!("{d:0w$}", w = n as usize);
+            return s.trim_end_matches('0').to_string();
+        }
+    }
+    // (Unreachable: 32 digits hold frac / 2³² exactly.)
+    format!("{:032}", (frac * 10u128.pow(32)) >> 32).trim_end_matches('0').to_string()
+}
+
+/// Whether the decimal `d / scale` rounds (to nearest, ties to even) to `frac / 2³²`.
+fn reads_back(d: u128, scale: u128, frac: u128) -> bool {
+    let x = d << 32;
+    let (q, r) = (x / scale, x % scale);
+    let twice = 2 * r;
+    let back = if twice > scale || (twice == scale && q & 1 == 1) { q + 1 } else { q };
+    back == frac
 }
 
 impl fmt::Debug for Fx {
     /// Same as [`Display`](fmt::Display): the decimal value.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.to_fixed(), f)
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -937,6 +1002,7 @@ impl From<i32> for Fx {
     }
 }
 
+#[cfg(feature = "fixed-interop")]
 impl From<I32F32> for Fx {
     /// Same bits.
     #[inline]
@@ -945,6 +1011,7 @@ impl From<I32F32> for Fx {
     }
 }
 
+#[cfg(feature = "fixed-interop")]
 impl From<Fx> for I32F32 {
     /// Same bits.
     #[inline]
@@ -1274,6 +1341,29 @@ mod tests {
     }
 
     #[test]
+    fn display_is_the_shortest_decimal_that_reads_back_and_matches_the_fixed_crate() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut check = |bits: i64| {
+            let (ours, theirs) = (Fx::from_bits(bits), I32F32::from_bits(bits));
+            assert_eq!(format!("{ours}"), format!("{theirs}"), "bits {bits:#x}");
+            assert_eq!(format!("{ours:.3}"), format!("{theirs:.3}"), "bits {bits:#x}");
+            assert_eq!(format!("{ours:.0}"), format!("{theirs:.0}"), "bits {bits:#x}");
+            assert_eq!(format!("{ours:>12.5}"), format!("{theirs:>12.5}"), "bits {bits:#x}");
+            assert_eq!(format!("{ours:+}"), format!("{theirs:+}"), "bits {bits:#x}");
+        };
+        for bits in [0, 1, -1, 1 << 31, -(1 << 31), 3 << 30, i64::MAX, i64::MIN, 0x1_0000_0000, -0x1_8000_0000] {
+            check(bits);
+        }
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            check(seed as i64);
+            check((seed as i64) >> 20);
+        }
+    }
+
+    #[test]
     fn conversions_to_float_and_ints() {
         let mut g = Lcg(2);
         for _ in 0..100_000 {
@@ -1290,9 +1380,12 @@ mod tests {
             assert_eq!(Fx::from(v), Fx::from_int(v));
             assert_eq!(<Fx as Real>::from_i32(v), Fx::from_int(v));
         }
-        let f = I32F32::from_num(3.25);
-        assert_eq!(Fx::from(f).to_f64(), 3.25);
-        assert_eq!(I32F32::from(Fx::from(f)), f);
+        #[cfg(feature = "fixed-interop")]
+        {
+            let f = I32F32::from_num(3.25);
+            assert_eq!(Fx::from(f).to_f64(), 3.25);
+            assert_eq!(I32F32::from(Fx::from(f)), f);
+        }
         assert_eq!(Fx::from_ratio(1, 3).to_bits(), ref_round_div(1 << 32, 3) as i64);
         assert_eq!(Fx::from_ratio(-2, 3).to_bits(), ref_round_div(-2 << 32, 3) as i64);
         assert_eq!(<Fx as Real>::from_ratio(1, 480).to_bits(), ref_round_div(1 << 32, 480) as i64);
