@@ -1343,7 +1343,7 @@ mod tests {
     #[test]
     fn display_is_the_shortest_decimal_that_reads_back_and_matches_the_fixed_crate() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut check = |bits: i64| {
+        let check = |bits: i64| {
             let (ours, theirs) = (Fx::from_bits(bits), I32F32::from_bits(bits));
             assert_eq!(format!("{ours}"), format!("{theirs}"), "bits {bits:#x}");
             assert_eq!(format!("{ours:.3}"), format!("{theirs:.3}"), "bits {bits:#x}");
