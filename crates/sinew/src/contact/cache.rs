@@ -106,7 +106,7 @@ impl<S: Space> FatCache<S> {
         q: &Aabb<VecOf<S>>,
         motion: VecOf<S>,
         last: bool,
-        near_moving: super::anchors::NearMoving<'_, S>,
+        near_moving: &impl Fn(&Aabb<VecOf<S>>) -> bool,
         broad_phase: &mut BroadPhase<VecOf<S>>,
         query_buf: &mut Vec<u32>,
     ) -> (u32, u32) {

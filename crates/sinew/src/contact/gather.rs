@@ -166,7 +166,7 @@ pub(crate) fn gather_candidates<S: Space>(g: Gather<'_, S>, dt: RealOf<S>) {
         let near_bounded = bounded_box.is_some_and(|b| b.overlaps(&q));
         let (start, end) = if near_bounded {
             let motion = ps.vel[k] * ahead;
-            sc.fat.list(k, &q, motion, last, near_moving_dyn, broad_phase, &mut sc.query_buf)
+            sc.fat.list(k, &q, motion, last, &near_moving, broad_phase, &mut sc.query_buf)
         } else {
             // An empty list, and a box that holds no query: the next gather queries.
             sc.fat.entries[k].bx = Aabb { min: x, max: x };

@@ -336,12 +336,8 @@ impl<S: Space> World<S> {
         }
     }
 
-    crate::math::wide::wide_phase!(
-        fn integrate / integrate_avx2 / integrate_body(&mut self, h: RealOf<S>, f1: RealOf<S>)
-    );
-
-    #[inline(always)]
-    fn integrate_body(&mut self, h: RealOf<S>, f1: RealOf<S>) {
+    /// The prediction (compiled for AVX2 too, see `ParticleSet::integrate`).
+    fn integrate(&mut self, h: RealOf<S>, f1: RealOf<S>) {
         let damping = self.state.def.damping;
         self.state.particles.integrate(&self.scratch.prediction, damping, h, f1);
     }
