@@ -8,6 +8,32 @@
 //! A *relative* driver is a grab: it leaves the particle free until the first key's time,
 //! then takes hold of it wherever it is and moves it by the keys' offsets from the first
 //! key (a hand picking a rope up from wherever it fell).
+//!
+//! ```
+//! use sinew::prelude::*;
+//!
+//! // A crate on a crane hook, in weightless space for clarity: along x to 1 m in 1 s,
+//! // then up to (1, 1) by 1.5 s, then let go (a throw) with the last segment's velocity.
+//! let mut world = World2d::new(WorldDef::default().gravity(Vector2::ZERO))?;
+//! let load = world.add_particle(&ParticleDef::at(Vector2::new(0.0, 0.0)))?;
+//! let keys = vec![(0.0, Vector2::new(0.0, 0.0)), (1.0, Vector2::new(1.0, 0.0)), (1.5, Vector2::new(1.0, 1.0))];
+//! world.add_driver(&DriverDef::new(load, keys).release(1.0))?; // 1 kg once let go
+//! for _ in 0..30 {
+//!     world.step(1.0 / 60.0)?;
+//! }
+//! let half_way = world.particles().position(load).unwrap();
+//! assert!((half_way - Vector2::new(0.5, 0.0)).length() < 1e-9, "on the path at 0.5 s");
+//! assert!(world.particles().is_kinematic(load));
+//! for _ in 30..120 {
+//!     world.step(1.0 / 60.0)?;
+//! }
+//! // Let go at 1.5 s moving at (0, 2) m/s: half a second later it is 1 m higher.
+//! assert!(!world.particles().is_kinematic(load));
+//! let v = world.particles().velocity(load).unwrap();
+//! assert!((v - Vector2::new(0.0, 2.0)).length() < 1e-9, "{v:?}");
+//! assert!((world.particles().position(load).unwrap() - Vector2::new(1.0, 2.0)).length() < 1e-9);
+//! # Ok::<(), SinewError>(())
+//! ```
 
 use crate::SinewError;
 use crate::arena::define_handle;

@@ -9,6 +9,28 @@
 //! particles gets a force or a kinematic target, when a moving collider's path comes near
 //! it, or when something outside it (a constraint to another body, an impulse, a teleport)
 //! gives one of them a velocity. A rope with wind never sleeps.
+//!
+//! ```
+//! use sinew::prelude::*;
+//!
+//! let mut world = World2::new(WorldDef::default().friction(0.5))?;
+//! world.add_collider(&ColliderDef::new(Shape::half_space(Vector2::new(0.0, 1.0), 0.0)?))?;
+//! // A dumbbell lying on the ground: two 5 cm balls on a 30 cm bar, one sleep group.
+//! let a = world.add_particle(&ParticleDef::at(Vector2::new(0.0, 0.05)).radius(0.05))?;
+//! let b = world.add_particle(&ParticleDef::at(Vector2::new(0.3, 0.05)).radius(0.05))?;
+//! world.add_distance(&DistanceDef::new(a, b))?;
+//! let group = world.add_sleep_group(&[a, b])?;
+//! for _ in 0..61 {
+//!     world.step(1.0 / 60.0)?;
+//! }
+//! assert!(world.sleep_group(group)?.is_sleeping(), "a second at rest: asleep, skipped by the step");
+//! // A force wakes it.
+//! world.particles_mut().apply_force(a, Vector2::new(20.0, 0.0))?;
+//! world.step(1.0 / 60.0)?;
+//! assert!(!world.sleep_group(group)?.is_sleeping());
+//! assert!(world.particles().velocity(b).unwrap().x > 0.0, "and the bar pulls its partner along");
+//! # Ok::<(), SinewError>(())
+//! ```
 
 use crate::SinewError;
 use crate::arena::{Arena, define_handle};

@@ -20,6 +20,32 @@
 //!
 //! Sign convention: for a distance-like constraint, `C > 0` means stretched, `λ < 0` then,
 //! and the reported tension `−λ/h²` is positive.
+//!
+//! # Example
+//!
+//! ```
+//! use sinew::prelude::*;
+//!
+//! // A 2 kg weight on a soft 1 m link (compliance α = 1 mm/N) under a pin: it settles
+//! // α·m·g = 19.6 mm lower, and the link's tension reads its weight, m·g.
+//! let mut world = World2d::new(WorldDef::default().damping(5.0))?; // damping settles it
+//! let pin = world.add_particle(&ParticleDef::at(Vector2::new(0.0, 0.0)).mass(0.0))?;
+//! let bob = world.add_particle(&ParticleDef::at(Vector2::new(0.0, -1.0)).mass(2.0))?;
+//! let link = world.add_distance(&DistanceDef::new(pin, bob).compliance(1e-3))?; // rest: as placed
+//! for _ in 0..180 {
+//!     world.step(1.0 / 60.0)?;
+//! }
+//! let stretch = -world.particles().position(bob).unwrap().y - 1.0;
+//! assert!((stretch - 1e-3 * 2.0 * 9.81).abs() < 1e-4, "{stretch} m");
+//! assert!((world.distance_tension(link)? - 2.0 * 9.81).abs() < 0.01);
+//!
+//! // Compliance 0 is rigid; a unilateral distance only pulls (a rope link); a tether only
+//! // stops a particle from going farther than its length from an anchor.
+//! world.set_distance_compliance(link, 0.0)?;
+//! world.step(1.0 / 60.0)?;
+//! assert!((world.particles().position(bob).unwrap().y + 1.0).abs() < 1e-6);
+//! # Ok::<(), SinewError>(())
+//! ```
 
 mod angle_limit;
 mod attachment;

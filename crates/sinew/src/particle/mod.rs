@@ -13,6 +13,31 @@
 //!
 //! Storage is structure-of-arrays (positions together, velocities together, ...) so the
 //! solver's loops stream through memory; removed slots are reused last-freed-first.
+//!
+//! ```
+//! use sinew::prelude::*;
+//!
+//! let mut world = World2::new(WorldDef::default())?;
+//! let ball = world.add_particle(&ParticleDef::at(Vector2::new(0.0, 2.0)).mass(0.5).radius(0.1))?;
+//! // A hand: created pinned (it remembers its 1 kg for later), then driven at 3 m/s.
+//! let hand = world.add_particle(&ParticleDef::at(Vector2::new(0.0, 0.0)).pinned())?;
+//! for i in 1..=10 {
+//!     world.particles_mut().set_kinematic_target(hand, Vector2::new(0.05 * i as f32, 0.0))?;
+//!     world.step(1.0 / 60.0)?;
+//! }
+//! let ps = world.particles();
+//! assert!((ps.velocity(hand).unwrap().x - 3.0).abs() < 1e-3, "a driven particle moves at its path's speed");
+//! assert!(ps.position(ball).unwrap().y < 2.0, "the free ball falls");
+//!
+//! // Let the hand go with its velocity; push the ball: an impulse of 1 N·s on 0.5 kg.
+//! let v = ps.velocity(hand).unwrap();
+//! world.particles_mut().release(hand, v, 1.0)?;
+//! let before = world.particles().velocity(ball).unwrap();
+//! world.particles_mut().apply_impulse(ball, Vector2::new(1.0, 0.0))?;
+//! assert!((world.particles().velocity(ball).unwrap() - before - Vector2::new(2.0, 0.0)).length() < 1e-6);
+//! assert!(!world.particles().is_kinematic(hand));
+//! # Ok::<(), SinewError>(())
+//! ```
 
 pub(crate) mod integrate;
 

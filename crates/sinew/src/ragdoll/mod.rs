@@ -38,6 +38,34 @@
 //! - [`pose`]: poses, entering physics from animation, muscle target poses;
 //! - [`envelope`] and [`muscle`]: the Shadow Fight 3 muscle ragdoll.
 //!
+//! # Example
+//!
+//! ```
+//! use sinew::prelude::*;
+//! use sinew::ragdoll::presets;
+//!
+//! let mut world = World2::new(WorldDef::default().friction(0.6))?;
+//! world.add_collider(&ColliderDef::new(Shape::half_space(Vector2::new(0.0, 1.0), 0.0)?))?;
+//! // The 16-node side-view humanoid, standing on the ground (its feet are at y = 0).
+//! let rig = presets::humanoid16::<f32>();
+//! let ragdoll = Ragdoll::spawn(&mut world, &rig, Vector2::ZERO, 1.0, Vector2::ZERO)?;
+//! // A 30 N·s punch to the chest, split between the ends of the nearest bone: the body's
+//! // momentum changes by exactly the impulse.
+//! let chest = ragdoll.node_named(&rig, "chest").unwrap();
+//! let at = world.particles().position(chest).unwrap();
+//! let before = world.particles().linear_momentum();
+//! ragdoll.apply_impulse_at(&mut world, at, Vector2::new(30.0, 0.0))?;
+//! assert!((world.particles().linear_momentum() - before - Vector2::new(30.0, 0.0)).length() < 1e-3);
+//! for _ in 0..300 {
+//!     world.step(1.0 / 60.0)?;
+//! }
+//! // Knocked down, it lies still on the ground with its bones and joints intact.
+//! let stats = ragdoll.stats(&world)?;
+//! assert!(stats.max_bone_strain < 0.01 && stats.max_limit_violation < 2f32.to_radians());
+//! assert!(ragdoll.is_at_rest(&world, 0.05)? && ragdoll.center_of_mass(&world)?.y < 0.5);
+//! # Ok::<(), SinewError>(())
+//! ```
+//!
 //! # Hit impulses
 //!
 //! A hit at point `p` with impulse `J` goes to the bone nearest `p`. With `t ∈ [0, 1]` the

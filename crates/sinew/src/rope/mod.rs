@@ -21,6 +21,41 @@
 //!   keep simulating as ropes of their own ([`tear`]).
 //! - **Wind** (drag toward a wind velocity), per-rope gravity scale, **sleeping** at rest.
 //! - A smooth **Catmull–Rom** curve through the particles for drawing ([`curve`]).
+//!
+//! ```
+//! use sinew::prelude::*;
+//!
+//! // A 300 g rope hanging in a V between two hooks 2 m apart (damping settles it).
+//! let mut world = World2::new(WorldDef::default().damping(2.0))?;
+//! let v = vec![Vector2::new(-1.0, 0.0), Vector2::new(0.0, -1.0), Vector2::new(1.0, 0.0)];
+//! let rope = world.add_rope(&RopeDef::along(v).mass(0.3).pin_start().pin_end())?;
+//! fn settle(world: &mut World2) -> Result<(), SinewError> {
+//!     for _ in 0..240 {
+//!         world.step(1.0 / 60.0)?;
+//!     }
+//!     Ok(())
+//! }
+//! settle(&mut world)?;
+//! let t = world.rope_tensions(rope)?; // newtons, per segment
+//! assert!((t[0] - t[t.len() - 1]).abs() < 0.02 * t[0], "symmetric: both hooks pull alike");
+//!
+//! // Reel 0.5 m in at the end (particles go as the end segment shortens), then cut it in
+//! // the middle: two ropes, each hanging from its hook.
+//! world.set_rope_length(rope, RopeEnd::End, world.rope(rope)?.rest_length() - 0.5)?;
+//! let middle = world.rope(rope)?.segment_count() / 2;
+//! let piece = world.cut_rope(rope, middle)?.expect("the part after the cut");
+//! settle(&mut world)?;
+//! // The segment at each hook carries the weight of everything below the hook.
+//! for (r, hook_end) in [(rope, RopeEnd::Start), (piece, RopeEnd::End)] {
+//!     let (rope, ps) = (world.rope(r)?, world.particles());
+//!     let hook = ps.mass(rope.end_particle(hook_end)).unwrap();
+//!     let below = rope.particles().iter().filter_map(|&p| ps.mass(p)).sum::<f32>() - hook;
+//!     let segment = if hook_end == RopeEnd::Start { 0 } else { rope.segment_count() - 1 };
+//!     let top = world.rope_tension(r, segment)?;
+//!     assert!((top - below * 9.81).abs() < 0.02 * below * 9.81, "{top} N for {below} kg");
+//! }
+//! # Ok::<(), SinewError>(())
+//! ```
 
 pub(crate) mod chain;
 pub mod curve;

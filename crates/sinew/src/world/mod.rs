@@ -1,6 +1,28 @@
 //! The world: particles, constraints, colliders, ropes and controllers, advanced by the
 //! XPBD substep loop.
 //!
+//! ```
+//! use sinew::prelude::*;
+//!
+//! // Settings are a small struct with builders; every input is validated.
+//! let mut world = World2::new(WorldDef::default().substeps(4).friction(0.5))?;
+//! world.add_collider(&ColliderDef::new(Shape::half_space(Vector2::new(0.0, 1.0), 0.0)?))?;
+//! let ball = world.add_particle(&ParticleDef::at(Vector2::new(0.0, 1.0)).radius(0.1))?;
+//! let mut report = StepReport::default();
+//! for _ in 0..60 {
+//!     report = world.step(1.0 / 60.0)?; // what happened in the step
+//! }
+//! assert_eq!(world.step_count(), 60);
+//! assert!((world.time() - 1.0).abs() < 1e-5);
+//! assert_eq!(report.contacts, 1, "the ball rests on the ground");
+//! assert!((world.particles().position(ball).unwrap().y - 0.1).abs() < 1e-3);
+//! // A hitch in the game is clamped to `max_time_step` (0.1 s) and reported; a bad time
+//! // step is an error, and changes nothing.
+//! assert!(world.step(0.5)?.clamped_dt);
+//! assert!(world.step(f32::NAN).is_err());
+//! # Ok::<(), SinewError>(())
+//! ```
+//!
 //! # One step
 //! [`World::step`] runs these stages, each a function in the module that owns it
 //! (`world/step.rs` lists them in one screen; [`StepProfile`] times them):
