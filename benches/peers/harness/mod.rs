@@ -38,6 +38,7 @@
 //!   Sinew's constraint graph (100 links, nothing else) for a like-for-like step cost.
 
 use rapier3d::prelude as rp;
+use sinew::Vec3;
 use sinew::prelude::*;
 use sinew::{RopeDef, RopeHandle};
 use sinew_peers::scenario::{self, DT, PARTICLE_MASS, PARTICLES, RADIUS, SEGMENT};
@@ -150,7 +151,12 @@ fn sinew_rope(constraint_order: ConstraintOrder, tethers: bool) -> Sim {
         let p = w.add_particle(&ParticleDef::at(at(i)).mass(PARTICLE_MASS).radius(RADIUS)).expect("particle");
         w.add_distance(&DistanceDef::new(prev, p).length(SEGMENT)).expect("distance");
         if tethers {
-            w.add_tether(&TetherDef { particle: p, anchor: pin, length: Some(i as f32 * SEGMENT) }).expect("tether");
+            w.add_tether(&{
+                let mut d = TetherDef::new(p, pin);
+                d.length = Some(i as f32 * SEGMENT);
+                d
+            })
+            .expect("tether");
         }
         prev = p;
     }

@@ -67,6 +67,7 @@ use sinew::constraint::{DistanceHandle, JointLimit, JointLimitHandle};
 use sinew::particle::ParticleHandle;
 use sinew::prelude::*;
 use sinew::ragdoll::{Ragdoll, RigDef, RigSpace, SpawnDef, presets};
+use sinew::{Quat, Rot2, Vec2, Vec3, World};
 use sinew_peers::ragdoll_scenario::{self, COUNT, DT, FRICTION};
 use std::f32::consts::PI;
 
@@ -502,16 +503,9 @@ fn spawn_awake(world: &mut World3, rig: &RigDef<Space3<f32>>, origin: Vec3, velo
         .iter()
         .zip(&state.pose.positions)
         .map(|(n, &position)| {
-            let def = ParticleDef {
-                position,
-                velocity,
-                mass: n.mass,
-                pinned: false,
-                radius: n.radius,
-                gravity_scale: 1.0,
-                groups: if n.collides { InteractionGroups::ALL } else { InteractionGroups::NONE },
-                friction: n.friction,
-            };
+            let mut def = ParticleDef::at(position).velocity(velocity).mass(n.mass).radius(n.radius);
+            def.groups = if n.collides { InteractionGroups::ALL } else { InteractionGroups::NONE };
+            def.friction = n.friction;
             world.add_particle(&def).expect("node")
         })
         .collect();

@@ -301,16 +301,25 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
             Some(l) => Some(real::<S>(non_negative(&format!("{path}.length"), l)?)),
             None => None,
         };
-        world.add_tether(&TetherDef { particle, anchor, length }).map_err(|e| sinew_err(&path, e))?;
+        world
+            .add_tether(&{
+                let mut d = TetherDef::new(particle, anchor);
+                d.length = length;
+                d
+            })
+            .map_err(|e| sinew_err(&path, e))?;
     }
     for (i, b) in spec.bendings.iter().enumerate() {
         let path = format!("bendings[{i}]");
-        let d = BendingDef::<S> {
-            a: index(&format!("{path}.a"), b.a, &handles)?,
-            b: index(&format!("{path}.b"), b.b, &handles)?,
-            c: index(&format!("{path}.c"), b.c, &handles)?,
-            compliance: real::<S>(non_negative(&format!("{path}.compliance"), b.compliance.unwrap_or(0.0))?),
-            rest: None,
+        let d = {
+            let mut d = BendingDef::<S>::new(
+                index(&format!("{path}.a"), b.a, &handles)?,
+                index(&format!("{path}.b"), b.b, &handles)?,
+                index(&format!("{path}.c"), b.c, &handles)?,
+            );
+            d.compliance = real::<S>(non_negative(&format!("{path}.compliance"), b.compliance.unwrap_or(0.0))?);
+            d.rest = None;
+            d
         };
         world.add_bending(&d).map_err(|e| sinew_err(&path, e))?;
     }
@@ -350,13 +359,10 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
             keys.push((real::<S>(t), vector::<S>(&format!("{kp}[1]"), p)?));
         }
         let release_mass = positive(&format!("{path}.release_mass"), d.release_mass.unwrap_or(1.0))?;
-        let def = DriverDef::<S> {
-            particle,
-            keys,
-            release: d.release.unwrap_or(false),
-            release_mass: real::<S>(release_mass),
-            relative: d.relative.unwrap_or(false),
-        };
+        let mut def = DriverDef::<S>::new(particle, keys);
+        def.release = d.release.unwrap_or(false);
+        def.release_mass = real::<S>(release_mass);
+        def.relative = d.relative.unwrap_or(false);
         world.add_driver(&def).map_err(|e| sinew_err(&path, e))?;
     }
 

@@ -215,13 +215,16 @@ impl<R: SceneReal> SceneSpace for Space2<R> {
         }
         for (i, l) in spec.angle_limits.iter().enumerate() {
             let path = format!("angle_limits[{i}]");
-            let d = AngleLimitDef {
-                a: index(&format!("{path}.a"), l.a, handles)?,
-                b: index(&format!("{path}.b"), l.b, handles)?,
-                c: index(&format!("{path}.c"), l.c, handles)?,
-                min: deg(&format!("{path}.min_deg"), l.min_deg)?,
-                max: deg(&format!("{path}.max_deg"), l.max_deg)?,
-                compliance: R::from_f64(non_negative(&format!("{path}.compliance"), l.compliance.unwrap_or(0.0))?),
+            let d = {
+                let mut d = AngleLimitDef::new(
+                    index(&format!("{path}.a"), l.a, handles)?,
+                    index(&format!("{path}.b"), l.b, handles)?,
+                    index(&format!("{path}.c"), l.c, handles)?,
+                    deg(&format!("{path}.min_deg"), l.min_deg)?,
+                    deg(&format!("{path}.max_deg"), l.max_deg)?,
+                );
+                d.compliance = R::from_f64(non_negative(&format!("{path}.compliance"), l.compliance.unwrap_or(0.0))?);
+                d
             };
             world.add_joint_limit(&d).map_err(|e| err(&path, e.to_string()))?;
         }
@@ -307,16 +310,19 @@ impl<R: SceneReal> SceneSpace for Space3<R> {
             let opt = |key: &str, v: Option<i64>| -> Result<Option<ParticleHandle>, SceneError> {
                 v.map(|i| index(&format!("{path}.{key}"), i, handles)).transpose()
             };
-            let d = SwingTwistLimitDef {
-                a: index(&format!("{path}.a"), l.a, handles)?,
-                b: index(&format!("{path}.b"), l.b, handles)?,
-                c: index(&format!("{path}.c"), l.c, handles)?,
-                swing_max: deg(&format!("{path}.swing_deg"), l.swing_deg)?,
-                parent_ref: opt("parent_ref", l.parent_ref)?,
-                child_ref: opt("child_ref", l.child_ref)?,
-                twist_min: deg(&format!("{path}.twist_min_deg"), l.twist_min_deg.unwrap_or(-180.0))?,
-                twist_max: deg(&format!("{path}.twist_max_deg"), l.twist_max_deg.unwrap_or(180.0))?,
-                compliance: R::from_f64(non_negative(&format!("{path}.compliance"), l.compliance.unwrap_or(0.0))?),
+            let d = {
+                let mut d = SwingTwistLimitDef::new(
+                    index(&format!("{path}.a"), l.a, handles)?,
+                    index(&format!("{path}.b"), l.b, handles)?,
+                    index(&format!("{path}.c"), l.c, handles)?,
+                    deg(&format!("{path}.swing_deg"), l.swing_deg)?,
+                );
+                d.parent_ref = opt("parent_ref", l.parent_ref)?;
+                d.child_ref = opt("child_ref", l.child_ref)?;
+                d.twist_min = deg(&format!("{path}.twist_min_deg"), l.twist_min_deg.unwrap_or(-180.0))?;
+                d.twist_max = deg(&format!("{path}.twist_max_deg"), l.twist_max_deg.unwrap_or(180.0))?;
+                d.compliance = R::from_f64(non_negative(&format!("{path}.compliance"), l.compliance.unwrap_or(0.0))?);
+                d
             };
             world.add_joint_limit(&d).map_err(|e| err(&path, e.to_string()))?;
         }

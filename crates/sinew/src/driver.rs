@@ -17,7 +17,7 @@
 //! let mut world = World2d::new(WorldDef::default().gravity(Vector2::ZERO))?;
 //! let load = world.add_particle(&ParticleDef::at(Vector2::new(0.0, 0.0)))?;
 //! let keys = vec![(0.0, Vector2::new(0.0, 0.0)), (1.0, Vector2::new(1.0, 0.0)), (1.5, Vector2::new(1.0, 1.0))];
-//! world.add_driver(&DriverDef::new(load, keys).release(1.0))?; // 1 kg once let go
+//! world.add_driver(&DriverDef::new(load, keys).release_at_end(1.0))?; // thrown at the end
 //! for _ in 0..30 {
 //!     world.step(1.0 / 60.0)?;
 //! }
@@ -48,6 +48,7 @@ define_handle!(
 
 /// Definition of a keyframe driver.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct DriverDef<S: Space> {
     /// The driven particle.
     pub particle: ParticleHandle,
@@ -67,11 +68,11 @@ impl<S: Space> DriverDef<S> {
     pub fn new(particle: ParticleHandle, keys: Vec<(RealOf<S>, VecOf<S>)>) -> Self {
         Self { particle, keys, release: false, release_mass: RealOf::<S>::ONE, relative: false }
     }
-    /// Frees the particle after the last key with the last segment's velocity and mass
-    /// `mass` (a throw).
+    /// Frees the particle after the last key with the last segment's velocity (a throw);
+    /// a particle created with mass 0 gets `fallback_mass` (kg).
     #[must_use]
-    pub fn release(mut self, mass: RealOf<S>) -> Self {
-        (self.release, self.release_mass) = (true, mass);
+    pub fn release_at_end(mut self, fallback_mass: RealOf<S>) -> Self {
+        (self.release, self.release_mass) = (true, fallback_mass);
         self
     }
     /// Moves the particle by the keys' offsets from the first, from wherever it is when

@@ -1,4 +1,6 @@
-//! Impact passes: extra work for the groups of constraints a contact struck.
+//! Impact passes: extra work for the groups of constraints a contact struck
+//! ([`crate::WorldDef::impact_passes`]; a stage of the world's step, its internals — these
+//! docs describe the method).
 //!
 //! Constraints are projected before contacts, once per substep (Gauss–Seidel). When a
 //! ragdoll hits a wall at speed, the contacts stop the particles that touch it after the
@@ -18,7 +20,7 @@
 //!
 //! Each pass projects a marked group's one-sided links and joint limits, then its
 //! particles' contacts, and then — where the group's joint limits give rows for it
-//! ([`JointLimit::DIRECT_ROWS`]: the 2D angle limit) — *solves* the group at once: its
+//! (`JointLimitSolver::DIRECT_ROWS`: the 2D angle limit) — *solves* the group at once: its
 //! links, the limits now beyond their range and the contacts its particles touch, one
 //! Newton step of the linearised system (`constraint::group_solve`, a dense `LDLᵀ` with an
 //! active set for contacts and limits, which only push), again from the new positions

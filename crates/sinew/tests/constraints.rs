@@ -9,7 +9,7 @@ fn driven_particle_follows_keys_and_is_thrown_on_release() {
     let mut w = World2d::new(WorldDef::default()).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.0))).unwrap();
     let keys = vec![(0.0, DVec2::new(0.0, 0.0)), (0.5, DVec2::new(1.0, 1.0))];
-    w.add_driver(&DriverDef { particle: p, keys, release: true, release_mass: 1.0, relative: false }).unwrap();
+    w.add_driver(&DriverDef::new(p, keys).release_at_end(1.0)).unwrap();
     for _ in 0..15 {
         w.step(1.0 / 60.0).unwrap();
     }
@@ -57,13 +57,10 @@ fn angle_limits_hold_a_2d_chain_under_gravity() {
     }
     let limit = 20f64.to_radians();
     for i in 0..4 {
-        w.add_joint_limit(&AngleLimitDef {
-            a: hs[i],
-            b: hs[i + 1],
-            c: hs[i + 2],
-            min: -limit,
-            max: limit,
-            compliance: 0.0,
+        w.add_joint_limit(&{
+            let mut d = AngleLimitDef::new(hs[i], hs[i + 1], hs[i + 2], -limit, limit);
+            d.compliance = 0.0;
+            d
         })
         .unwrap();
     }
@@ -96,16 +93,14 @@ fn swing_cone_and_twist_limits_hold_in_3d() {
     w.particles_mut().set_velocity(rc, DVec3::new(0.0, -6.0, -3.0)).unwrap();
     let cone = 30f64.to_radians();
     let tw = 15f64.to_radians();
-    w.add_joint_limit(&SwingTwistLimitDef {
-        a,
-        b,
-        c,
-        swing_max: cone,
-        parent_ref: Some(rp),
-        child_ref: Some(rc),
-        twist_min: -tw,
-        twist_max: tw,
-        compliance: 0.0,
+    w.add_joint_limit(&{
+        let mut d = SwingTwistLimitDef::new(a, b, c, cone);
+        d.parent_ref = Some(rp);
+        d.child_ref = Some(rc);
+        d.twist_min = -tw;
+        d.twist_max = tw;
+        d.compliance = 0.0;
+        d
     })
     .unwrap();
     let mut worst: f64 = 0.0;
@@ -188,7 +183,14 @@ fn relative_driver_grabs_where_the_particle_is_and_moves_it_by_the_key_offsets()
     let mut w = World2d::new(WorldDef::default()).unwrap();
     let p = w.add_particle(&ParticleDef::at(DVec2::new(3.0, 5.0))).unwrap();
     let keys = vec![(0.5, DVec2::new(0.0, 0.0)), (1.0, DVec2::new(0.0, 1.0))];
-    w.add_driver(&DriverDef { particle: p, keys, release: false, release_mass: 1.0, relative: true }).unwrap();
+    w.add_driver(&{
+        let mut d = DriverDef::new(p, keys);
+        d.release = false;
+        d.release_mass = 1.0;
+        d.relative = true;
+        d
+    })
+    .unwrap();
     for _ in 0..30 {
         w.step(1.0 / 60.0).unwrap();
     }

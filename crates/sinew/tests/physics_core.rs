@@ -315,15 +315,17 @@ fn check_momentum<R: Real>(tolerance: f64) {
         .unwrap();
     }
     for i in 0..18 {
-        w.add_bending(&BendingDef { a: hs[i], b: hs[i + 1], c: hs[i + 2], compliance: R::from_f64(1e-2), rest: None })
-            .unwrap();
-        w.add_joint_limit(&AngleLimitDef {
-            a: hs[i],
-            b: hs[i + 1],
-            c: hs[i + 2],
-            min: R::from_f64(-0.5),
-            max: R::from_f64(0.5),
-            compliance: R::ZERO,
+        w.add_bending(&{
+            let mut d = BendingDef::new(hs[i], hs[i + 1], hs[i + 2]);
+            d.compliance = R::from_f64(1e-2);
+            d.rest = None;
+            d
+        })
+        .unwrap();
+        w.add_joint_limit(&{
+            let mut d = AngleLimitDef::new(hs[i], hs[i + 1], hs[i + 2], R::from_f64(-0.5), R::from_f64(0.5));
+            d.compliance = R::ZERO;
+            d
         })
         .unwrap();
     }
@@ -364,10 +366,10 @@ fn check_tethers<R: Real>() {
     }
     for i in 0..segments {
         w.add_distance(&DistanceDef::new(hs[i], hs[i + 1])).unwrap();
-        w.add_tether(&TetherDef {
-            particle: hs[i + 1],
-            anchor: hs[0],
-            length: Some(R::from_f64((i + 1) as f64 * seg)),
+        w.add_tether(&{
+            let mut d = TetherDef::new(hs[i + 1], hs[0]);
+            d.length = Some(R::from_f64((i + 1) as f64 * seg));
+            d
         })
         .unwrap();
     }

@@ -39,18 +39,25 @@ fn build<R: Real>() -> (World<Space2<R>>, Vec<sinew::ParticleHandle>, sinew::Col
             0.0
         })))
         .unwrap();
-        w.add_tether(&TetherDef { particle: hs[i + 1], anchor: hs[0], length: None }).unwrap();
+        w.add_tether(&{
+            let mut d = TetherDef::new(hs[i + 1], hs[0]);
+            d.length = None;
+            d
+        })
+        .unwrap();
     }
     for i in 0..14 {
-        w.add_bending(&BendingDef { a: hs[i], b: hs[i + 1], c: hs[i + 2], compliance: R::from_f64(0.02), rest: None })
-            .unwrap();
-        w.add_joint_limit(&AngleLimitDef {
-            a: hs[i],
-            b: hs[i + 1],
-            c: hs[i + 2],
-            min: R::from_f64(-1.0),
-            max: R::from_f64(1.0),
-            compliance: R::ZERO,
+        w.add_bending(&{
+            let mut d = BendingDef::new(hs[i], hs[i + 1], hs[i + 2]);
+            d.compliance = R::from_f64(0.02);
+            d.rest = None;
+            d
+        })
+        .unwrap();
+        w.add_joint_limit(&{
+            let mut d = AngleLimitDef::new(hs[i], hs[i + 1], hs[i + 2], R::from_f64(-1.0), R::from_f64(1.0));
+            d.compliance = R::ZERO;
+            d
         })
         .unwrap();
     }

@@ -135,16 +135,14 @@ fn driven_twist<R: Real>() -> (f64, f64, f64) {
         w.add_distance(&DistanceDef::new(p, q)).unwrap();
     }
     let (lo, hi) = (-45.0f64, 45.0f64);
-    w.add_joint_limit(&SwingTwistLimitDef {
-        a,
-        b,
-        c,
-        swing_max: r(100f64.to_radians()),
-        parent_ref: Some(rp),
-        child_ref: Some(rc),
-        twist_min: r(lo.to_radians()),
-        twist_max: r(hi.to_radians()),
-        compliance: R::ZERO,
+    w.add_joint_limit(&{
+        let mut d = SwingTwistLimitDef::new(a, b, c, r(100f64.to_radians()));
+        d.parent_ref = Some(rp);
+        d.child_ref = Some(rc);
+        d.twist_min = r(lo.to_radians());
+        d.twist_max = r(hi.to_radians());
+        d.compliance = R::ZERO;
+        d
     })
     .unwrap();
     let (mut worst, mut at_limit, mut max_swing) = (0.0f64, 0, 0.0f64);

@@ -21,6 +21,7 @@ use crate::particle::{ParticleHandle, ParticleSet};
 
 /// Definition of a 2D angle limit.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct AngleLimitDef<R> {
     /// Start of the parent bone.
     pub a: ParticleHandle,

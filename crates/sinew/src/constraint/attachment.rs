@@ -21,6 +21,7 @@ define_handle!(
 
 /// Definition of an attachment.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct AttachmentDef<S: Space> {
     /// The attached particle.
     pub particle: ParticleHandle,
@@ -39,6 +40,24 @@ impl<S: Space> AttachmentDef<S> {
     #[must_use]
     pub fn new(particle: ParticleHandle, target: VecOf<S>) -> Self {
         Self { particle, target, length: RealOf::<S>::ZERO, compliance: RealOf::<S>::ZERO, damping: RealOf::<S>::ZERO }
+    }
+    /// Sets the allowed distance from the target (m).
+    #[must_use]
+    pub fn length(mut self, length: RealOf<S>) -> Self {
+        self.length = length;
+        self
+    }
+    /// Sets the compliance (m/N; 0 = rigid).
+    #[must_use]
+    pub fn compliance(mut self, compliance: RealOf<S>) -> Self {
+        self.compliance = compliance;
+        self
+    }
+    /// Sets the damping (N·s/m; acts with compliance > 0).
+    #[must_use]
+    pub fn damping(mut self, damping: RealOf<S>) -> Self {
+        self.damping = damping;
+        self
     }
 }
 

@@ -20,6 +20,7 @@ define_handle!(
 
 /// Definition of a bending constraint on three consecutive particles.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct BendingDef<S: Space> {
     /// First particle.
     pub a: ParticleHandle,

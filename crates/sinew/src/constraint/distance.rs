@@ -21,6 +21,7 @@ define_handle!(
 
 /// Definition of a distance constraint.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct DistanceDef<S: Space> {
     /// First particle.
     pub a: ParticleHandle,
@@ -53,6 +54,12 @@ impl<S: Space> DistanceDef<S> {
     #[must_use]
     pub fn length(mut self, l: RealOf<S>) -> Self {
         self.length = Some(l);
+        self
+    }
+    /// Sets the damping (N·s/m; acts with compliance > 0).
+    #[must_use]
+    pub fn damping(mut self, d: RealOf<S>) -> Self {
+        self.damping = d;
         self
     }
     /// Makes the link pull-only.

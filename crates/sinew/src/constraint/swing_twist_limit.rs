@@ -82,6 +82,7 @@ use crate::particle::{ParticleHandle, ParticleSet};
 
 /// Definition of a swing-cone + twist limit.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SwingTwistLimitDef<R> {
     /// Start of the parent bone.
     pub a: ParticleHandle,
@@ -120,6 +121,12 @@ impl<R: Real> SwingTwistLimitDef<R> {
             twist_max: R::PI,
             compliance: R::ZERO,
         }
+    }
+    /// Sets the compliance (rad/(N·m); 0 = hard).
+    #[must_use]
+    pub fn compliance(mut self, compliance: R) -> Self {
+        self.compliance = compliance;
+        self
     }
     /// Adds a twist limit `[min, max]` (rad), measured between the reference particles
     /// `parent_ref` (beside the parent bone) and `child_ref` (beside the child bone).

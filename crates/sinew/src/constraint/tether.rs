@@ -21,6 +21,7 @@ define_handle!(
 
 /// Definition of a tether.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct TetherDef<S: Space> {
     /// The constrained particle.
     pub particle: ParticleHandle,

@@ -2,15 +2,18 @@
 //! every substep, projected with friction, then a velocity pass for dynamic friction and
 //! restitution.
 //!
+//! The stages are the world's internals (its public API is [`crate::World`]); this
+//! module's docs describe the method.
+//!
 //! | stage | file | when |
 //! |---|---|---|
-//! | contact anchors (saved state) | [`anchors`] | once per step, in the gathering |
-//! | broad-phase cache (a pure cache) | [`cache`] | once per step |
-//! | gathering: pairs, clearances, contact planes | [`gather`] | once per step |
-//! | narrow phase: swept tests, speculative contacts | [`narrow`] | every substep |
-//! | projection with static friction | [`solve`] | every iteration |
-//! | rope span contacts | [`span`] | gathered once per step, tested and solved every substep |
-//! | dynamic friction and restitution | [`velocity`] | after every substep |
+//! | contact anchors (saved state) | `anchors.rs` | once per step, in the gathering |
+//! | broad-phase cache (a pure cache) | `cache.rs` | once per step |
+//! | gathering: pairs, clearances, contact planes | `gather.rs` | once per step |
+//! | narrow phase: swept tests, speculative contacts | `narrow.rs` | every substep |
+//! | projection with static friction | `solve.rs` | every iteration |
+//! | rope span contacts | `span.rs` | gathered once per step, tested and solved every substep |
+//! | dynamic friction and restitution | `velocity.rs` | after every substep |
 //!
 //! # Contact planes
 //!
@@ -37,7 +40,7 @@
 //! move farther in the step (from its velocity and gravity), or that does move farther, or
 //! that starts deeper in than `ε`, is tested against the shapes every substep as before.
 //!
-//! Rope spans ([`span`], geometry in [`crate::rope::edge`]) get the same treatment: the span's deepest point `t`,
+//! Rope spans (`span.rs`, geometry in [`crate::rope::edge`]) get the same treatment: the span's deepest point `t`,
 //! normal `n` and plane are found once per step, looked for `ε` beyond the contact reach
 //! (every point of the span moves at most `ε` while both ends do, and the distance to a
 //! shape is 1-Lipschitz, so a span clear by more cannot touch), and each substep keeps

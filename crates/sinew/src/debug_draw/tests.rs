@@ -141,7 +141,12 @@ fn world_2d<R: Real>(weight: f64) -> (World<Space2<R>>, usize) {
     let pin = w.add_particle(&ParticleDef::at(v2(-2.0, 3.0)).mass(R::ZERO)).unwrap();
     let bob = w.add_particle(&ParticleDef::at(v2(-1.5, 3.0)).radius(r(0.05))).unwrap();
     w.add_distance(&DistanceDef::new(pin, bob)).unwrap();
-    w.add_tether(&TetherDef { particle: bob, anchor: pin, length: None }).unwrap();
+    w.add_tether(&{
+        let mut d = TetherDef::new(bob, pin);
+        d.length = None;
+        d
+    })
+    .unwrap();
     let rope = w.add_rope(&RopeDef::between(v2(0.0, 4.0), v2(1.0, 4.0)).segments(SEGMENTS).pin_start()).unwrap();
     let end = *w.rope(rope).unwrap().particles().last().unwrap();
     w.particles_mut().set_mass(end, r(weight)).unwrap();
@@ -442,7 +447,11 @@ fn a_violated_angle_limit_is_drawn_red() {
     let b = w.add_particle(&ParticleDef::at(v2(1.0, 0.0)).mass(0.0)).unwrap();
     let c = w.add_particle(&ParticleDef::at(v2(1.0, 1.0)).mass(0.0)).unwrap();
     // A 90° bend against a limit of ±10°.
-    let def = crate::constraint::AngleLimitDef { a, b, c, min: -0.17, max: 0.17, compliance: 0.0 };
+    let def = {
+        let mut d = crate::constraint::AngleLimitDef::new(a, b, c, -0.17, 0.17);
+        d.compliance = 0.0;
+        d
+    };
     w.add_joint_limit(&def).unwrap();
     let mut arcs = Vec::new();
     struct Arcs<'a>(&'a mut Vec<(P3, f64, Style)>);

@@ -146,9 +146,11 @@ pub trait RigSpace: Space {
 impl<R: Real> RigSpace for Space2<R> {
     fn limit_def(limit: &ResolvedLimit<R>, nodes: &[ParticleHandle]) -> Option<AngleLimitDef<R>> {
         match *limit {
-            ResolvedLimit::Angle { nodes: [a, b, c], min, max, compliance } => {
-                Some(AngleLimitDef { a: *nodes.get(a)?, b: *nodes.get(b)?, c: *nodes.get(c)?, min, max, compliance })
-            }
+            ResolvedLimit::Angle { nodes: [a, b, c], min, max, compliance } => Some({
+                let mut d = AngleLimitDef::new(*nodes.get(a)?, *nodes.get(b)?, *nodes.get(c)?, min, max);
+                d.compliance = compliance;
+                d
+            }),
             ResolvedLimit::SwingTwist { .. } => None,
         }
     }
@@ -162,16 +164,14 @@ impl<R: Real> RigSpace for Space3<R> {
                     Some(([p, q], lo, hi)) => (Some((*nodes.get(p)?, *nodes.get(q)?)), lo, hi),
                     None => (None, -R::PI, R::PI),
                 };
-                Some(SwingTwistLimitDef {
-                    a: *nodes.get(a)?,
-                    b: *nodes.get(b)?,
-                    c: *nodes.get(c)?,
-                    swing_max,
-                    parent_ref: refs.map(|r| r.0),
-                    child_ref: refs.map(|r| r.1),
-                    twist_min,
-                    twist_max,
-                    compliance,
+                Some({
+                    let mut d = SwingTwistLimitDef::new(*nodes.get(a)?, *nodes.get(b)?, *nodes.get(c)?, swing_max);
+                    d.parent_ref = refs.map(|r| r.0);
+                    d.child_ref = refs.map(|r| r.1);
+                    d.twist_min = twist_min;
+                    d.twist_max = twist_max;
+                    d.compliance = compliance;
+                    d
                 })
             }
             ResolvedLimit::Angle { .. } => None,

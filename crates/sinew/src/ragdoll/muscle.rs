@@ -32,7 +32,7 @@
 //!
 //! # Entering physics
 //!
-//! [`MuscleRagdoll::enter_physics`] (called by spawning) measures the muscle lengths `ℓ⁰`
+//! [`MuscleRagdollHandle::enter_physics`] (called by spawning) measures the muscle lengths `ℓ⁰`
 //! of the current pose, picks the **nearest preset** by the RMS length difference
 //! ([`TargetPose::nearest`]) and restarts the frame counter. The targets then blend from
 //! `ℓ⁰` to the preset over 50 frames (exactly the preset from frame 50 on) while the

@@ -16,9 +16,9 @@
 //!   moving target; release with the hand's velocity.
 //! - **Reel** at either end with no particle pool: the end segment's rest length changes
 //!   continuously and particles are inserted or removed when it passes 1.5× or 0.5× the
-//!   nominal segment length ([`reel`]).
+//!   nominal segment length ([`World::set_rope_length`](crate::World::set_rope_length)).
 //! - **Tearing** where tension exceeds a threshold, **cutting** anywhere; both pieces
-//!   keep simulating as ropes of their own ([`tear`]).
+//!   keep simulating as ropes of their own ([`World::cut_rope`](crate::World::cut_rope)).
 //! - **Wind** (drag toward a wind velocity), per-rope gravity scale, **sleeping** at rest.
 //! - A smooth **Catmull–Rom** curve through the particles for drawing ([`curve`]).
 //!

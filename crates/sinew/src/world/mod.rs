@@ -56,7 +56,7 @@
 //! in fixed point, on every machine.
 //!
 //! # State, derived data, scratch
-//! A world is three parts. `state` ([`WorldState`](state::WorldState)) is everything a
+//! A world is three parts. `state` (`WorldState`) is everything a
 //! step reads that it does not rebuild — particles, constraints, colliders, ropes, sleep
 //! groups, contact anchors, controllers, the clock: a snapshot is a copy of it, the state
 //! hash walks it (see [`crate::state`]). `derived` is rebuilt from the state when it

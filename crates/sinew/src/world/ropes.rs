@@ -155,7 +155,8 @@ impl<S: Space> World<S> {
     }
 
     /// Sets a rope's total rest length (m) by lengthening or shortening the segment at
-    /// `end`, inserting or removing particles as needed (see [`crate::rope::reel`]).
+    /// `end`, inserting or removing particles as needed (the end segment absorbs the change; a particle is inserted past 1.5× the nominal
+    /// segment length and removed below 0.5×, so nothing pops).
     /// Lengths below 1 mm are clamped to 1 mm (a rope cannot vanish into its winch).
     pub fn set_rope_length(&mut self, h: RopeHandle, end: RopeEnd, length: RealOf<S>) -> Result<(), SinewError> {
         crate::rope::reel::set_length(self, h, end, length)
@@ -163,7 +164,7 @@ impl<S: Space> World<S> {
 
     /// Cuts segment `segment` (0-based from the start). Returns the handle of the new
     /// piece (the part after the cut), or `None` when that part is a single particle,
-    /// which is then left as a free particle (see [`crate::rope::tear`]).
+    /// which is then left as a free particle (both pieces keep simulating as ropes of their own).
     pub fn cut_rope(&mut self, h: RopeHandle, segment: usize) -> Result<Option<RopeHandle>, SinewError> {
         crate::rope::tear::cut(&mut self.state.ropes, h, segment)
     }
