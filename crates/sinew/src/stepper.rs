@@ -6,6 +6,11 @@
 //! [`FixedStepper::alpha`] is the fraction of a step left over, used to interpolate
 //! between the last two physics states for rendering.
 //!
+//! Drive kinematic particles once per *step*, not once per frame: a target set with
+//! `set_kinematic_target` is reached at the end of the next step, so set it inside the
+//! `for _ in 0..stepper.advance(..)` loop (with the target for that step's end time), or a
+//! frame that runs several steps moves the particle in one of them only.
+//!
 //! The stepper counts in the world's own scalar (`f32`, `f64` or [`crate::Fx`]), so
 //! `world.step(stepper.dt())` type-checks for every world, and a fixed-point game keeps
 //! its clock exact:

@@ -200,6 +200,14 @@ impl<S: Space> World<S> {
         self.state.step_count
     }
 
+    /// The substep length `h` of the last step (s; 0 before the first): forces read out of
+    /// multipliers are `λ/h²`.
+    #[inline]
+    #[must_use]
+    pub fn substep_length(&self) -> RealOf<S> {
+        self.state.last_h
+    }
+
     /// The particles.
     #[inline]
     #[must_use]
