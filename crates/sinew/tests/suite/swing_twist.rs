@@ -1,7 +1,7 @@
 //! The 3D swing-twist limit's twist: its analytic gradient against finite differences, the
 //! range held while the child body is driven to twist and swing, no energy gained by a
 //! tumbling `humanoid3d` with every limit (shoulder and hip twist included), and the
-//! shoulder and hip twist limits through the 10 m/s wall impact of `tests/ragdoll.rs`.
+//! shoulder and hip twist limits through the 10 m/s wall impact of `tests/suite/ragdoll.rs`.
 //!
 //! Measured with this file (f64 unless stated; tolerances are stated where asserted):
 //! the gradient agrees with central differences to a relative 1e-8 (asserted 1e-5); the
@@ -270,7 +270,7 @@ fn tumble<R: Real>(seed: u64) -> (f64, f64, f64, usize) {
         e = energy(&w);
         rise = rise.max(e - e0);
         let st = rd.stats(&w).unwrap();
-        // 32 substeps hold bones to about 1.5 % through the kicks (see `tests/ragdoll.rs`).
+        // 32 substeps hold bones to about 1.5 % through the kicks (see `tests/suite/ragdoll.rs`).
         assert!(st.max_bone_strain.to_f64() < 0.05, "{}: frame {f}: bone strain {}", R::NAME, st.max_bone_strain);
         assert!(st.max_limit_violation.to_f64() < 2f64.to_radians(), "{}: frame {f}: limit violation", R::NAME);
         let limits = rd.joint_limits();
@@ -309,7 +309,7 @@ fn tumbling_humanoid3d_with_every_limit_gains_no_energy_fixed() {
     no_energy_gain::<Fx>(1..4);
 }
 
-/// The scene of `tests/ragdoll.rs` (96 substeps, ground and a wall at x = 3) with a
+/// The scene of `tests/suite/ragdoll.rs` (96 substeps, ground and a wall at x = 3) with a
 /// launch velocity; returns the worst shoulder and hip twist violation (degrees) over 5 s
 /// and the largest energy rise above the launch energy (J).
 fn wall_impact<R: Real>(velocity: (f64, f64, f64)) -> (f64, f64) {

@@ -1,6 +1,6 @@
 //! Contact behaviour: friction on slopes, restitution, moving colliders, every shape.
 
-#[path = "../examples/shared/energy_scene.rs"]
+#[path = "../../examples/shared/energy_scene.rs"]
 mod energy_scene;
 
 use sinew::prelude::*;

@@ -1,0 +1,5 @@
+//! The scene crate's integration tests, as one test binary (each file a module, so tests
+//! read `determinism::golden_*`, `rope_report::...`); see `crates/sinew/tests/suite`.
+
+mod determinism;
+mod rope_report;

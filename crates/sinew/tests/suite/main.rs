@@ -1,0 +1,20 @@
+//! The core library's integration tests, as one test binary: each file here is a module
+//! (so tests read `physics_core::pendulum_period_matches_small_angle_formula`,
+//! `rope::...`, `contacts::...`), and the crate is compiled and linked once instead of once
+//! per file, which is what made `cargo test --workspace` slow to build.
+//!
+//! A new test file goes here with a `mod` line below. (A file directly under `tests/`
+//! still works, but becomes a binary of its own, compiled and linked separately.)
+
+mod architecture;
+mod constraints;
+mod contacts;
+mod fixed_point;
+mod lifetimes;
+mod physics_core;
+mod prelude;
+mod ragdoll;
+mod rollback;
+mod rope;
+mod rope_on_post;
+mod swing_twist;
