@@ -1,9 +1,11 @@
 //! Cross-build determinism: fixed-point golden hashes, and every scene running in fixed
 //! point.
 //!
-//! CI runs this file in several builds (optimised and not, `-C target-cpu=native`,
-//! `-C target-feature=+fma`); each must reproduce the committed hashes exactly. A change
-//! to the solver that changes results must update them deliberately.
+//! The golden hashes are asserted twice: here, from the scene files, and by the core
+//! crate's `crates/sinew/tests/golden.rs`, which builds the same four scenes in code and
+//! which CI also runs in other builds (unoptimised; `-C target-cpu=native` with FMA), each
+//! of which must reproduce the committed hashes exactly. A change to the solver that
+//! changes results must update them deliberately, in both files.
 
 use std::path::PathBuf;
 

@@ -4,7 +4,8 @@
 //! per file, which is what made `cargo test --workspace` slow to build.
 //!
 //! A new test file goes here with a `mod` line below. (A file directly under `tests/`
-//! still works, but becomes a binary of its own, compiled and linked separately.)
+//! still works, but becomes a binary of its own, compiled and linked separately, like
+//! `tests/golden.rs`, which is on its own on purpose: see there.)
 
 mod architecture;
 mod constraints;
