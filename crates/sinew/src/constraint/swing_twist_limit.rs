@@ -53,7 +53,7 @@
 //! ∇_b = ∂φ/∂u − ∂φ/∂v − ∂φ/∂P − ∂φ/∂Q
 //! ```
 //!
-//! [`SwingTwistLimit::twist_gradient`] computes these; `tests/swing_twist.rs` checks them
+//! [`SwingTwistLimit::twist_gradient`] computes these; `tests/suite/swing_twist.rs` checks them
 //! against central differences. Outside the range the constraint is `C = δ − h` above it
 //! and `C = δ + h` below it, with `h` half the range and `δ` the deviation of `φ` from the
 //! range's middle taken the short way round the circle, and the XPBD update is
@@ -73,7 +73,7 @@
 //! with the bone directions; that error grows with the swing, and at the 95–110° cones of
 //! a shoulder or hip it does work on the body: a tumbling `humanoid3d` with shoulder and
 //! hip twist limits gained energy with it, and gains none with the exact gradient
-//! (`tests/swing_twist.rs`).
+//! (`tests/suite/swing_twist.rs`).
 
 use super::{JointLimit, SubstepContext, xpbd_delta_lambda};
 use crate::dim::Space3;

@@ -50,7 +50,7 @@
 //! ([`NodeDef::collides`](super::NodeDef) false). The
 //! [`humanoid16_stabilised`](super::presets::humanoid16_stabilised) preset has them.
 //!
-//! # Measured (`humanoid16_stabilised`, 8 substeps, defaults, see `tests/ragdoll.rs`)
+//! # Measured (`humanoid16_stabilised`, 8 substeps, defaults, see `tests/suite/ragdoll.rs`)
 //!
 //! Standing in its stance it sags about 5 mm from the preset under its own weight. A 40 N·s
 //! punch to the chest knocks it about 10 cm out of pose; it stays on its feet and is back
