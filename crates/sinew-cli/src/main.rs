@@ -3,7 +3,7 @@
 //! ```text
 //! sinew simulate SCENE [--frames N] [--every K]            JSON Lines, one per frame, on stdout
 //! sinew render SCENE --out FILE.png|FILE.gif [--frames N] [--show contacts,limits,...]
-//! sinew bench SCENE [--frames N] [--repeat R] [--skip K]   time per frame and per particle-substep
+//! sinew bench SCENE [--frames N] [--repeat R] [--skip K] [--no-stages]   time per frame, per particle-substep, per stage
 //! sinew                                                     render the showcase scenes into ./out
 //! ```
 //!
@@ -76,6 +76,9 @@ enum Command {
         /// later, settled phase, e.g. `--skip 180 --frames 120` for frames 181–300.
         #[arg(long, default_value_t = 0)]
         skip: u64,
+        /// Skip the extra profiled run that splits a frame into its stages.
+        #[arg(long)]
+        no_stages: bool,
     },
 }
 
@@ -116,7 +119,9 @@ fn main() -> ExitCode {
                 })
                 .map(|msg| eprintln!("{msg}"))
         }
-        Some(Command::Bench { scene, frames, repeat, skip }) => bench(&scene, frames.max(1), repeat.max(1), skip),
+        Some(Command::Bench { scene, frames, repeat, skip, no_stages }) => {
+            bench(&scene, frames.max(1), repeat.max(1), skip, !no_stages)
+        }
         None => showcase(),
     };
     match result {
@@ -156,7 +161,7 @@ fn simulate(path: &Path, frames: u64, every: u64) -> Result<(), String> {
     out.flush().map_err(|e| format!("writing output: {e}"))
 }
 
-fn bench(path: &Path, frames: u64, repeat: u32, skip: u64) -> Result<(), String> {
+fn bench(path: &Path, frames: u64, repeat: u32, skip: u64, stages: bool) -> Result<(), String> {
     let mut best = f64::MAX;
     let mut particles = 0;
     let mut substeps_note = String::new();
@@ -186,6 +191,9 @@ fn bench(path: &Path, frames: u64, repeat: u32, skip: u64) -> Result<(), String>
         per_ps * 1e9,
         if skip > 0 { format!(" after {skip}") } else { String::new() }
     );
+    if !stages {
+        return Ok(());
+    }
     // One more run with the world's per-stage clock on (it reads the clock once per stage,
     // so it is not the run timed above): where a frame's time goes.
     let mut sim = load(path)?;

@@ -280,7 +280,14 @@ impl<S: Space> Spans<'_, S> {
         let ps = &self.particles;
         // The substep's start as a fraction of the step (for moving colliders).
         let f0 = (f1 - RealOf::<S>::ONE / RealOf::<S>::from_i32(self.params.substeps as i32)).max(RealOf::<S>::ZERO);
-        let moved = &self.contact.reach2;
+        let moved = &self.contact.reach2[..];
+        // The lists as local slices: their pointers and lengths then stay in registers
+        // across the calls below (they live behind this context's references, which the
+        // calls could otherwise be assumed to change).
+        let (segs, reuse2, planar, plane_at, plane_contacts) =
+            (&es.segs[..], &es.reuse2[..], &es.planar[..], &es.plane_at[..], &es.plane_contacts[..]);
+        let (start, items, clear2s, planes) = (&es.start[..], &es.items[..], &es.clear2[..], &es.planes[..]);
+        let ropes = &self.ropes.values[..];
         if moved.len() < ps.pos.len() {
             *self.edge_contacts = out;
             return; // no colliders: contact detection left no reaches
@@ -295,7 +302,7 @@ impl<S: Space> Spans<'_, S> {
             }
         }
         let gone = |k: usize| !left.is_empty() && left[k];
-        for (i, &(a, b, rope_slot)) in es.segs.iter().enumerate() {
+        for (i, &(a, b, rope_slot)) in segs.iter().enumerate() {
             let (a, b) = (a as usize, b as usize);
             if gone(a) || gone(b) {
                 continue;
@@ -306,20 +313,20 @@ impl<S: Space> Spans<'_, S> {
                 let (ra, rb) = (moved[a], moved[b]);
                 if ra > rb { ra } else { rb }
             };
-            let reuse = reach2 <= es.reuse2[i];
-            if reuse && es.planar[i] {
+            let reuse = reach2 <= reuse2[i];
+            if reuse && planar[i] {
                 // Every item has its step plane or is clear: the ready contacts.
-                let (p0, p1) = (es.plane_at[i] as usize, es.plane_at[i + 1] as usize);
-                for &(clear2, c) in &es.plane_contacts[p0..p1] {
+                let (p0, p1) = (plane_at[i] as usize, plane_at[i + 1] as usize);
+                for &(clear2, c) in &plane_contacts[p0..p1] {
                     if reach2 >= clear2 {
                         out.push(c);
                     }
                 }
                 continue;
             }
-            let Some(r) = self.ropes.values[rope_slot as usize].as_ref() else { continue };
-            let (lo, hi) = (es.start[i] as usize, es.start[i + 1] as usize);
-            for ((&bi, &clear2), plane) in es.items[lo..hi].iter().zip(&es.clear2[lo..hi]).zip(&es.planes[lo..hi]) {
+            let Some(r) = ropes[rope_slot as usize].as_ref() else { continue };
+            let (lo, hi) = (start[i] as usize, start[i + 1] as usize);
+            for ((&bi, &clear2), plane) in items[lo..hi].iter().zip(&clear2s[lo..hi]).zip(&planes[lo..hi]) {
                 if reach2 < clear2 {
                     continue;
                 }
@@ -475,6 +482,7 @@ impl<S: Space> Spans<'_, S> {
     /// Appends the broad-phase entries (indices into its bounded list) gathered this step
     /// for particle slot `k`: the cached entries that overlap its query box, which is
     /// exactly what a broad-phase query with that box returns.
+    #[inline]
     fn bounded_candidates_of(&self, k: usize, out: &mut Vec<u32>) {
         let Some(e) = self.contact.fat.current(k) else { return };
         // The query box of the gathering, around the particle's contact anchor.
