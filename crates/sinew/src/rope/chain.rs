@@ -240,24 +240,49 @@ fn apply<R: Real>(three: bool, n: Comps<'_, R>, dl: &[R], w: &[R], rest: &[R], q
     far
 }
 
-/// Whether every link that can move is within `tol` of its rest length, without square
-/// roots: `|d² − L²| ≤ 2·tol·L²`. `l2` is scratch (one per link).
+/// How far a chain is from its rest lengths after a Newton step (see [`solve_chain`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ChainStatus<R> {
+    /// Every link that can move is within the tolerance.
+    pub converged: bool,
+    /// Every link that can move is within the coarse tolerance (`tol_coarse`).
+    pub coarse: bool,
+    /// `Σ |d² − L²|` over the links that can move (0 when not measured: converged by the
+    /// bound on the step), comparable between Newton steps of one chain.
+    pub residual: R,
+}
+
+/// Whether every link that can move is within `tol` (and `tol_coarse`) of its rest
+/// length, without square roots: `|d² − L²| ≤ 2·tol·L²` (or `≤ 2·slop·L`, see below). `l2` is scratch (one per link).
 #[allow(clippy::needless_range_loop)]
 #[inline(always)] // (also into `solve_chain_avx2`, see `math::wide`)
-fn within_tolerance<R: Real>(three: bool, x: Comps<'_, R>, w: &[R], rest: &[R], tol: R, l2: &mut [R]) -> bool {
+fn within_tolerance<R: Real>(
+    three: bool,
+    x: Comps<'_, R>,
+    w: &[R],
+    rest: &[R],
+    (tol, tol_coarse): (R, R),
+    l2: &mut [R],
+) -> ChainStatus<R> {
     let m = rest.len();
     let l2 = &mut l2[..m];
     squared_lengths(three, x, l2);
     let zero = R::ZERO;
-    let two_tol = tol + tol;
+    let (two_tol, two_coarse) = (tol + tol, tol_coarse + tol_coarse);
+    // Below `ROUNDING_SLOP` (1 µm in `f32`) a link's error is the coordinates' rounding,
+    // which no Newton step removes: `|d − L| ≤ slop` passes whatever `tol·L` is.
+    let two_slop = R::ROUNDING_SLOP + R::ROUNDING_SLOP;
     let (wa, wb) = (&w[..m], &w[1..=m]);
-    let mut violated = 0u32;
+    let (mut violated, mut coarse, mut residual) = (0u32, 0u32, zero);
     for j in 0..m {
         let r2 = rest[j] * rest[j];
-        let bad = (wa[j] + wb[j] != zero) & ((l2[j] - r2).abs() > two_tol * r2);
-        violated += u32::from(bad);
+        let free = wa[j] + wb[j] != zero;
+        let off = if free { (l2[j] - r2).abs() } else { zero };
+        violated += u32::from((off > two_tol * r2) & (off > two_slop * rest[j]));
+        coarse += u32::from(off > two_coarse * r2);
+        residual += off;
     }
-    violated == 0
+    ChainStatus { converged: violated == 0, coarse: coarse == 0, residual }
 }
 
 crate::math::wide::wide_fn!(
@@ -281,8 +306,8 @@ crate::math::wide::wide_fn!(
         ps: &mut ParticleSet<S>,
         ctx: &SubstepContext<RealOf<S>>,
         scratch: &mut ChainScratch<S>,
-        tolerance: RealOf<S>,
-    ) -> bool
+        tolerance: (RealOf<S>, RealOf<S>),
+    ) -> ChainStatus<RealOf<S>>
 );
 
 /// The body of [`solve_chain`] (one copy per build).
@@ -292,13 +317,13 @@ fn solve_chain_body<S: Space>(
     ps: &mut ParticleSet<S>,
     ctx: &SubstepContext<RealOf<S>>,
     scratch: &mut ChainScratch<S>,
-    tolerance: RealOf<S>,
-) -> bool {
+    tolerance: (RealOf<S>, RealOf<S>),
+) -> ChainStatus<RealOf<S>> {
     let ChainRef { idx, rest, lambda, compliance, fresh } = chain;
     let m = rest.len();
     let zero = RealOf::<S>::ZERO;
     if m == 0 || idx.len() != m + 1 || lambda.len() != m {
-        return true;
+        return ChainStatus { converged: true, coarse: true, residual: zero };
     }
     let three = S::DIM == 3;
     let alpha_t = compliance * ctx.inv_h2;
@@ -377,7 +402,7 @@ fn solve_chain_body<S: Space>(
             *l += *d;
         }
     }
-    let q = tolerance * RealOf::<S>::from_ratio(1, 4);
+    let q = tolerance.0 * RealOf::<S>::from_ratio(1, 4);
     let far = apply(three, [n0, n1, n2], rhs, w, rest, q, [x0, x1, x2]);
     // Scatter.
     if contiguous {
@@ -415,7 +440,7 @@ fn solve_chain_body<S: Space>(
     // solver is built for; see `continuant_range`.)
     let anchored = w.iter().fold(0u32, |n, &wi| n + u32::from(wi == zero));
     if far == 0 && stuck == 0 && anchored <= 1 && alpha_t == zero {
-        return true;
+        return ChainStatus { converged: true, coarse: true, residual: zero };
     }
     within_tolerance(three, [x0, x1, x2], w, rest, tolerance, &mut sc.len[..m])
 }
@@ -852,13 +877,15 @@ mod tests {
                 let mut sc = ChainScratch::<S>::default();
                 let before: Vec<_> = idx.iter().map(|&p| ps.pos[p as usize]).collect();
                 let chain = ChainRef { idx: &idx, rest: &rest, lambda: &mut lambda, compliance: 0.0, fresh: true };
-                let claimed = solve_chain(chain, &mut ps, &ctx, &mut sc, 1e-3);
+                let claimed = solve_chain(chain, &mut ps, &ctx, &mut sc, (1e-3, 1e-3)).converged;
                 // Measure every link on the particles' new positions.
                 let comps: [Vec<f64>; 3] =
                     core::array::from_fn(|c| idx.iter().map(|&p| ps.pos[p as usize].to_array3()[c]).collect());
                 let w: Vec<f64> = idx.iter().map(|&p| ps.inv_mass[p as usize]).collect();
                 let mut l2 = vec![0.0; m];
-                let ok = within_tolerance(S::DIM == 3, [&comps[0], &comps[1], &comps[2]], &w, &rest, 1e-3, &mut l2);
+                let ok =
+                    within_tolerance(S::DIM == 3, [&comps[0], &comps[1], &comps[2]], &w, &rest, (1e-3, 1e-3), &mut l2)
+                        .converged;
                 assert_eq!(claimed, ok, "seed {seed} round {round}: the step's answer differs from measuring");
                 // Whether the shortcut's condition held (then `solve_chain` answered without
                 // measuring).
@@ -911,13 +938,16 @@ mod tests {
             let ctx = SubstepContext::new(R::from_f64(1.0 / 480.0));
             let mut sc = ChainScratch::<Space2<R>>::default();
             let chain = ChainRef { idx: &idx, rest: &rest, lambda: &mut lambda, compliance: R::ZERO, fresh: true };
-            let claimed = solve_chain(chain, &mut ps, &ctx, &mut sc, R::from_f64(1e-3));
+            let claimed = solve_chain(chain, &mut ps, &ctx, &mut sc, (R::from_f64(1e-3), R::from_f64(1e-3))).converged;
             let comps: [Vec<R>; 3] =
                 core::array::from_fn(|c| idx.iter().map(|&p| ps.pos[p as usize].to_array3()[c]).collect());
             let w: Vec<R> = idx.iter().map(|&p| ps.inv_mass[p as usize]).collect();
             let mut l2 = vec![R::ZERO; links];
             let tol = R::from_f64(1e-3);
-            (claimed, within_tolerance(false, [&comps[0], &comps[1], &comps[2]], &w, &rest, tol, &mut l2))
+            (
+                claimed,
+                within_tolerance(false, [&comps[0], &comps[1], &comps[2]], &w, &rest, (tol, tol), &mut l2).converged,
+            )
         }
         for links in [2, 3, 8] {
             for (name, (claimed, measured)) in
@@ -975,7 +1005,7 @@ mod tests {
                     for step in 0..3 {
                         let chain =
                             ChainRef { idx: &idx, rest: &rest, lambda: &mut lambda, compliance, fresh: step == 0 };
-                        let tol = r(1e-3);
+                        let tol = (r(1e-5), r(1e-3));
                         #[cfg(target_arch = "x86_64")]
                         if wide {
                             // SAFETY: only called with `wide` on a CPU that has AVX2.

@@ -63,6 +63,7 @@ pub mod edge;
 pub(crate) mod reel;
 pub(crate) mod solve;
 pub(crate) mod tear;
+pub(crate) mod tension;
 
 use crate::SinewError;
 use crate::arena::{Arena, define_handle};

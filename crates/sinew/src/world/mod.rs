@@ -147,6 +147,8 @@ pub(crate) struct Scratch<S: Space> {
     pub edge_contacts: Vec<EdgeContact<S>>,
     /// The rope chain solve's buffers.
     pub chain: ChainScratch<S>,
+    /// The rope tension read-out's buffers.
+    pub tension: crate::rope::tension::TensionScratch<RealOf<S>>,
     /// The impact passes' direct solve.
     pub group_solver: GroupSolver<S>,
     /// Particles recovered from a non-finite state this step.

@@ -199,6 +199,9 @@ impl<S: Space> World<S> {
             clock.lap(&mut profile.impact);
             self.velocities(&params, &ctx, f0);
             clock.lap(&mut profile.velocity);
+            if !self.state.ropes.is_empty() {
+                crate::rope::tension::accumulate(&self.state.ropes, &mut self.scratch.tension);
+            }
         }
         self.end_step(dt, h, &mut report);
         clock.lap(&mut profile.end);
@@ -238,6 +241,9 @@ impl<S: Space> World<S> {
         let st = &mut self.state;
         let substeps = st.def.substeps;
         crate::rope::solve::begin_step(&mut st.ropes, &mut st.particles, &st.colliders, substeps);
+        if !st.ropes.is_empty() {
+            crate::rope::tension::begin(&st.ropes, &mut self.scratch.tension);
+        }
         crate::sleep::wake_groups(&mut st.sleep_groups, &st.particles, &st.colliders, substeps);
         let mut step = StepContext { particles: &mut st.particles, dt, time: st.time };
         for c in st.controllers.values_mut() {
@@ -444,6 +450,9 @@ impl<S: Space> World<S> {
     /// settled, the clock, tearing, sleep, controllers' `end_step`.
     fn end_step(&mut self, dt: RealOf<S>, h: RealOf<S>, report: &mut StepReport) {
         let (st, sc) = (&mut self.state, &mut self.scratch);
+        if !st.ropes.is_empty() {
+            crate::rope::tension::settle(&mut st.ropes, &sc.tension, st.def.substeps);
+        }
         let acted = sc.contacts.iter().filter(|c| c.dn > RealOf::<S>::ZERO).count();
         report.contacts = (acted + sc.edge_contacts.len()) as u32;
         report.regathered = sc.contact.regathered;

@@ -18,4 +18,5 @@ mod ragdoll;
 mod rollback;
 mod rope;
 mod rope_on_post;
+mod rope_tension;
 mod swing_twist;
