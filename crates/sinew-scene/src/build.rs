@@ -42,6 +42,8 @@ pub struct SceneRope<S: Space> {
     pub reel: Vec<(RealOf<S>, RealOf<S>)>,
     /// End the reel acts on.
     pub reel_end: RopeEnd,
+    /// Whether its start and end are attached particles of the file.
+    pub attached: [bool; 2],
 }
 
 /// [`BuiltScene::global_index`] on the scene's parts (so that callers can hold the world
@@ -262,10 +264,15 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
     }
 
     let mut ropes = Vec::new();
+    let file_particles = handles.len();
     for (i, r) in spec.ropes.iter().enumerate() {
         let path = format!("ropes[{i}]");
-        let scene_rope = rope::<S>(&path, r, &mut world)?;
-        handles.extend_from_slice(world.rope(scene_rope.handle).map(|r| r.particles()).unwrap_or(&[]));
+        let scene_rope = rope::<S>(&path, r, &mut world, &handles[..file_particles])?;
+        // The rope's own particles (attached ends are the file's, indexed already).
+        let own = world.rope(scene_rope.handle).map(|r| r.particles()).unwrap_or(&[]);
+        let start = usize::from(scene_rope.attached[0]);
+        let end = own.len().saturating_sub(usize::from(scene_rope.attached[1])).max(start);
+        handles.extend_from_slice(&own[start..end]);
         ropes.push(scene_rope);
     }
 
@@ -481,7 +488,12 @@ pub(crate) fn common_shape<S: Space>(
     }))
 }
 
-fn rope<S: Space>(path: &str, r: &crate::spec::RopeSpec, world: &mut World<S>) -> Result<SceneRope<S>, SceneError> {
+fn rope<S: Space>(
+    path: &str,
+    r: &crate::spec::RopeSpec,
+    world: &mut World<S>,
+    file_particles: &[ParticleHandle],
+) -> Result<SceneRope<S>, SceneError> {
     let mut points = Vec::with_capacity(r.points.len());
     for (k, p) in r.points.iter().enumerate() {
         points.push(vector::<S>(&format!("{path}.points[{k}]"), p)?);
@@ -538,11 +550,24 @@ fn rope<S: Space>(path: &str, r: &crate::spec::RopeSpec, world: &mut World<S>) -
             _ => return Err(err(pp, "must be \"start\", \"end\" or a particle index ≥ 0")),
         }
     }
+    if let Some(a) = &r.attach {
+        if let Some(i) = a.start {
+            def.attach_start = Some(index(&format!("{path}.attach.start"), i, file_particles)?);
+        }
+        if let Some(i) = a.end {
+            def.attach_end = Some(index(&format!("{path}.attach.end"), i, file_particles)?);
+        }
+    }
+    let attached = [def.attach_start.is_some(), def.attach_end.is_some()];
     let handle = world.add_rope(&def).map_err(|e| err(path, e.to_string()))?;
     let particles: Vec<ParticleHandle> = world.rope(handle).map(|r| r.particles().to_vec()).unwrap_or_default();
     if let Some(v) = &r.velocity {
         let v = vector::<S>(&format!("{path}.velocity"), v)?;
-        for &h in &particles {
+        let last = particles.len().saturating_sub(1);
+        for (k, &h) in particles.iter().enumerate() {
+            if (k == 0 && attached[0]) || (k == last && attached[1]) {
+                continue; // an attached body keeps its own velocity
+            }
             world.particles_mut().set_velocity(h, v).map_err(|e| err(format!("{path}.velocity"), e.to_string()))?;
         }
     }
@@ -578,5 +603,5 @@ fn rope<S: Space>(path: &str, r: &crate::spec::RopeSpec, world: &mut World<S>) -
         Some("end") => RopeEnd::End,
         Some(_) => return Err(err(format!("{path}.reel_end"), "must be \"start\" or \"end\"")),
     };
-    Ok(SceneRope { handle, reel, reel_end })
+    Ok(SceneRope { handle, reel, reel_end, attached })
 }

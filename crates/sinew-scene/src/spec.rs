@@ -412,6 +412,23 @@ pub struct RopeSpec {
     /// Initial velocity of every rope particle (m/s): a thrown rope.
     #[serde(default)]
     pub velocity: Option<Vec<f64>>,
+    /// Particles of the file (`particles` indices) the rope's ends are attached to: each
+    /// becomes that end's node, its mass in the rope's exact solve (a heavy load hangs
+    /// without stretching the rope); the rope starts/ends at its position.
+    #[serde(default)]
+    pub attach: Option<RopeAttachSpec>,
+}
+
+/// Which particles of the file a rope's ends are attached to (either key optional).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RopeAttachSpec {
+    /// Index into the file's `particles` for the rope's first node.
+    #[serde(default)]
+    pub start: Option<i64>,
+    /// Index into the file's `particles` for the rope's last node.
+    #[serde(default)]
+    pub end: Option<i64>,
 }
 
 /// A ragdoll from a preset rig.

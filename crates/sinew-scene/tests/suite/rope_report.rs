@@ -2,6 +2,8 @@
 //! index (after the file's particles and the ropes' first particles) the frame it
 //! appears, and keeps it.
 
+use sinew::prelude::*;
+
 /// The `"indices"` array of every rope entry of a frame line.
 fn rope_indices(line: &str) -> Vec<Vec<i64>> {
     line.split("\"indices\":[")
@@ -45,4 +47,41 @@ fn reeled_out_particles_get_global_indices_the_frame_they_appear() {
     // Reeling out from 1 m to 3 m (0.1 m segments) adds about 20 particles, each with a
     // new index past the 1 + 11 initial ones.
     assert!(seen.len() >= 30, "{} indices seen", seen.len());
+}
+
+/// `"attach"`: a 10 kg particle of the file as the end node of a light rope hangs without
+/// stretching it, keeps its global index (0) as the rope's last index, and a bad index is an
+/// error that names the key.
+#[test]
+fn a_rope_attached_to_a_file_particle_ends_at_it_and_holds_it() {
+    let text = r#"{"dim": 2, "particles": [{"pos": [0.05, -1.0], "mass": 10}],
+        "ropes": [{"points": [[0, 0], [0, -1]], "segments": 20, "mass": 0.2, "pin": ["start"],
+                   "attach": {"end": 0}}]}"#;
+    let spec = sinew_scene::parse(text).unwrap();
+    let mut sim = sinew_scene::instantiate(&spec).unwrap();
+    assert_eq!(sim.particle_count(), 21, "the file's particle and the rope's 20 own ones");
+    for _ in 0..120 {
+        sim.step().unwrap();
+    }
+    let mut line = String::new();
+    sim.write_frame_json(&mut line);
+    let idx = &rope_indices(&line)[0];
+    assert_eq!((idx.len(), *idx.last().unwrap()), (21, 0), "{idx:?}");
+    // The same scene as a typed world: the rope holds the 10 kg without stretching.
+    let mut built = sinew_scene::build_typed::<sinew::Space2<f64>>(&spec).unwrap();
+    for _ in 0..120 {
+        built.world.step(built.dt).unwrap();
+    }
+    let (world, rope) = (&built.world, built.ropes[0].handle);
+    let r = world.rope(rope).unwrap();
+    let len: f64 = r
+        .particles()
+        .windows(2)
+        .map(|p| (world.particles().position(p[0]).unwrap() - world.particles().position(p[1]).unwrap()).length())
+        .sum();
+    assert!(len / r.rest_length() - 1.0 < 1e-3, "stretch {}", len / r.rest_length() - 1.0);
+
+    let bad = text.replace(r#""end": 0"#, r#""end": 3"#);
+    let e = sinew_scene::load_str(&bad).err().expect("index out of range").to_string();
+    assert!(e.contains("ropes[0].attach.end"), "{e}");
 }

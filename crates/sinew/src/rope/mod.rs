@@ -11,7 +11,12 @@
 //!   rope's radius, so a rope cannot slip through a post thinner than its particle spacing
 //!   or cut a box corner between two particles; the test is swept, so a fast span cannot
 //!   cross a thin post or wall within a substep either.
-//! - **Tension in newtons** per segment, from the chain's Lagrange multipliers (`−λ/h²`).
+//! - **Tension in newtons** per segment: the chain's Lagrange multipliers averaged over the
+//!   step's substeps (`−mean λ/h²`, the impulse each segment carried over the frame; why
+//!   not one substep's: `rope/tension.rs`), smooth from frame to frame; tearing reads it.
+//! - **Attached ends**: a particle of the world (a load, a hand, a ragdoll node) can be a
+//!   rope's end node ([`RopeDef::attach_start`]), its mass inside the exact chain solve, so
+//!   a 10 kg load hangs from a 200 g rope with under 0.1 % stretch.
 //! - **Grab anywhere**: by particle index or arc length; pin to a point or drive to a
 //!   moving target; release with the hand's velocity.
 //! - **Reel** at either end with no particle pool: the end segment's rest length changes
@@ -129,6 +134,14 @@ pub struct RopeDef<S: Space> {
     pub pin_end: bool,
     /// Spans collide with colliders (not only particles). Default on.
     pub edge_collisions: bool,
+    /// A particle of the world to be the rope's first node instead of a new one (a load,
+    /// a hand, a ragdoll node): the rope starts at its position (replacing
+    /// `points[0]`), and its mass takes part in the rope's exact chain solve, so a load
+    /// of any mass hangs without stretching the rope. The particle keeps its own mass,
+    /// radius and constraints; removing the rope leaves it in the world.
+    pub attach_start: Option<ParticleHandle>,
+    /// The same for the rope's last node (replacing the last point).
+    pub attach_end: Option<ParticleHandle>,
 }
 
 impl<S: Space> Default for RopeDef<S> {
@@ -148,6 +161,8 @@ impl<S: Space> Default for RopeDef<S> {
             pin_start: false,
             pin_end: false,
             edge_collisions: true,
+            attach_start: None,
+            attach_end: None,
         }
     }
 }
@@ -237,6 +252,18 @@ impl<S: Space> RopeDef<S> {
         self.gravity_scale = s;
         self
     }
+    /// Makes an existing particle the rope's first node (see [`RopeDef::attach_start`]).
+    #[must_use]
+    pub fn attach_start(mut self, p: ParticleHandle) -> Self {
+        self.attach_start = Some(p);
+        self
+    }
+    /// Makes an existing particle the rope's last node (see [`RopeDef::attach_end`]).
+    #[must_use]
+    pub fn attach_end(mut self, p: ParticleHandle) -> Self {
+        self.attach_end = Some(p);
+        self
+    }
     /// Turns span collisions on or off (particles collide either way).
     #[must_use]
     pub fn edge_collisions(mut self, on: bool) -> Self {
@@ -244,9 +271,24 @@ impl<S: Space> RopeDef<S> {
         self
     }
 
-    /// Checks the definition; returns the particle positions along the polyline.
-    pub(crate) fn layout(&self) -> Result<Vec<VecOf<S>>, SinewError> {
+    /// Checks the definition; returns the particle positions along the polyline, whose
+    /// first and last points are `ends` where given (the attached particles' positions).
+    pub(crate) fn layout(&self, ends: [Option<VecOf<S>>; 2]) -> Result<Vec<VecOf<S>>, SinewError> {
         let zero = RealOf::<S>::ZERO;
+        if (self.attach_start.is_some() && self.pin_start) || (self.attach_end.is_some() && self.pin_end) {
+            return Err(SinewError::InvalidParameter {
+                what: "rope attach",
+                reason: "an attached end cannot also be pinned (pin the attached particle instead)",
+                value: None,
+            });
+        }
+        if self.attach_start.is_some() && self.attach_start == self.attach_end {
+            return Err(SinewError::InvalidParameter {
+                what: "rope attach",
+                reason: "the same particle at both ends",
+                value: None,
+            });
+        }
         if self.points.len() < 2 {
             return Err(SinewError::InvalidParameter {
                 what: "rope points",
@@ -257,8 +299,16 @@ impl<S: Space> RopeDef<S> {
         if self.points.iter().any(|p| !p.is_finite()) {
             return Err(SinewError::NonFinite { what: "rope points" });
         }
+        let mut points = self.points.clone();
+        let last = points.len() - 1;
+        if let Some(p) = ends[0] {
+            points[0] = p;
+        }
+        if let Some(p) = ends[1] {
+            points[last] = p;
+        }
         let mut total = zero;
-        for w in self.points.windows(2) {
+        for w in points.windows(2) {
             total += (w[1] - w[0]).length();
         }
         if !(total > RealOf::<S>::GEOMETRIC_EPSILON) {
@@ -338,16 +388,16 @@ impl<S: Space> RopeDef<S> {
         let mut out = Vec::with_capacity(n + 1);
         let mut seg = 0;
         let mut seg_start = zero;
-        let mut seg_len = (self.points[1] - self.points[0]).length();
+        let mut seg_len = (points[1] - points[0]).length();
         for i in 0..=n {
             let s = if i == n { total } else { step * RealOf::<S>::from_i32(i as i32) };
-            while seg + 2 < self.points.len() && s > seg_start + seg_len {
+            while seg + 2 < points.len() && s > seg_start + seg_len {
                 seg_start += seg_len;
                 seg += 1;
-                seg_len = (self.points[seg + 1] - self.points[seg]).length();
+                seg_len = (points[seg + 1] - points[seg]).length();
             }
             let t = if seg_len > zero { ((s - seg_start) / seg_len).clamp(zero, RealOf::<S>::ONE) } else { zero };
-            out.push(self.points[seg].lerp(self.points[seg + 1], t));
+            out.push(points[seg].lerp(points[seg + 1], t));
         }
         Ok(out)
     }
@@ -392,11 +442,15 @@ pub struct Rope<S: Space> {
     /// Sleep (see [`crate::sleep`]): a sleeping rope is skipped by the solver until
     /// something wakes it.
     pub(crate) sleep: Sleep,
+    /// Whether the first and last particles are attached particles of the world (not the
+    /// rope's own: removing the rope leaves them). A rope with an attached end never
+    /// sleeps: its sleep would freeze a particle that other bodies move.
+    pub(crate) attached: [bool; 2],
 }
 
 saved_state!(impl[S: Space] Rope<S> {
     particles, idx, rest, lambda, bend_lambda, bend_rest, segment_length, density, compliance, bend_compliance,
-    tethers, radius, friction, tear_tension, edge_collisions, wind, drag, sleep,
+    tethers, radius, friction, tear_tension, edge_collisions, wind, drag, sleep, attached,
 });
 
 /// What rope edits (reeling, cutting, removing a particle) need from the world that holds
@@ -415,12 +469,14 @@ pub(crate) trait RopeHost<S: Space> {
 
 impl<S: Space> Rope<S> {
     /// Builds a rope from its definition: its particles along `def.points` (each created by
-    /// `add_particle`), the chain, bending rest values and material.
+    /// `add_particle`, except the attached ends `ends`: handle and position, checked by the
+    /// caller), the chain, bending rest values and material.
     pub(crate) fn build(
         def: &RopeDef<S>,
+        ends: [Option<(ParticleHandle, VecOf<S>)>; 2],
         mut add_particle: impl FnMut(&ParticleDef<S>) -> Result<ParticleHandle, SinewError>,
     ) -> Result<Self, SinewError> {
-        let pts = def.layout()?;
+        let pts = def.layout(ends.map(|e| e.map(|(_, p)| p)))?;
         let n = pts.len() - 1;
         let mut rest = Vec::with_capacity(n);
         let mut total = RealOf::<S>::ZERO;
@@ -430,13 +486,37 @@ impl<S: Space> Rope<S> {
             total += l;
         }
         let density = def.mass / total;
-        let mut particles = Vec::with_capacity(n + 1);
-        for (i, &p) in pts.iter().enumerate() {
-            // Each particle carries half of each adjacent segment.
+        // Each particle carries half of each adjacent segment; an attached end carries its
+        // own mass, and the rope's own particles share the rope's whole mass.
+        let share = |i: usize| {
             let left = if i > 0 { rest[i - 1] } else { RealOf::<S>::ZERO };
             let right = if i < n { rest[i] } else { RealOf::<S>::ZERO };
+            left + right
+        };
+        let attached_at = |i: usize| {
+            if i == 0 {
+                ends[0]
+            } else if i == n {
+                ends[1]
+            } else {
+                None
+            }
+        };
+        let own_length = (0..=n)
+            .filter(|&i| attached_at(i).is_none())
+            .fold(RealOf::<S>::ZERO, |a, i| a + share(i) * RealOf::<S>::HALF);
+        // (Without attachments exactly `density`, as the shares sum to `total` only up to
+        // rounding.)
+        let attached_any = ends.iter().any(Option::is_some);
+        let own_density = if attached_any && own_length > RealOf::<S>::ZERO { def.mass / own_length } else { density };
+        let mut particles = Vec::with_capacity(n + 1);
+        for (i, &p) in pts.iter().enumerate() {
+            if let Some((h, _)) = attached_at(i) {
+                particles.push(h);
+                continue;
+            }
             let mut pd = ParticleDef::<S>::at(p);
-            pd.mass = density * (left + right) * RealOf::<S>::HALF;
+            pd.mass = own_density * share(i) * RealOf::<S>::HALF;
             pd.radius = def.radius;
             pd.gravity_scale = def.gravity_scale;
             pd.friction = def.friction;
@@ -465,6 +545,7 @@ impl<S: Space> Rope<S> {
             wind: VecOf::<S>::ZERO,
             drag: RealOf::<S>::ZERO,
             sleep: Sleep::default(),
+            attached: [ends[0].is_some(), ends[1].is_some()],
         })
     }
 }

@@ -187,7 +187,9 @@ pub(crate) fn overloaded<S: Space>(ropes: &Arena<Rope<S>>, sub_h: RealOf<S>) -> 
 /// (see [`crate::sleep`]).
 pub(crate) fn settle<S: Space>(ropes: &mut Arena<Rope<S>>, ps: &mut ParticleSet<S>) {
     for r in ropes.values_mut() {
-        let may_sleep = r.drag == RealOf::<S>::ZERO;
+        // Not with an attached end: sleeping makes the rope's particles immovable, and an
+        // attached one belongs to a body that other constraints move.
+        let may_sleep = r.drag == RealOf::<S>::ZERO && r.attached == [false, false];
         r.sleep.settle(&r.idx, ps, may_sleep);
     }
 }

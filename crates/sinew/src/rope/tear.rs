@@ -45,8 +45,10 @@ pub(crate) fn cut<S: Space>(
         lambda: tail_lambda,
         bend_rest: tail_bend_rest,
         bend_lambda: tail_bend_lambda,
+        attached: [false, rope.attached[1]],
         ..rope.clone_material()
     };
+    rope.attached[1] = false;
     let head_empty = rope.rest.is_empty();
     let piece_handle = if piece.rest.is_empty() { None } else { Some(RopeHandle(ropes.insert(piece))) };
     if head_empty {
@@ -78,6 +80,8 @@ pub(crate) fn detach<S: Space>(
     }
     if i == 0 || i == n - 1 {
         drop_end(rope, i == 0);
+        // The rope's own particle next to it is the new end.
+        rope.attached[usize::from(i != 0)] = false;
         return Ok(None);
     }
     // Inner: cut after it, then drop it from the head's end.
@@ -136,6 +140,7 @@ impl<S: Space> Rope<S> {
             wind: self.wind,
             drag: self.drag,
             sleep: Sleep::default(),
+            attached: [false, false],
         }
     }
 }

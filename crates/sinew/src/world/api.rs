@@ -67,8 +67,11 @@ impl<S: Space> World<S> {
     pub fn remove_particle(&mut self, h: ParticleHandle) -> Result<(), SinewError> {
         self.state.particles.check(h)?;
         let k = h.index() as u32;
-        let rope = self.state.ropes.iter().find_map(|(r, rope)| rope.idx.iter().position(|&i| i == k).map(|i| (r, i)));
-        if let Some((r, i)) = rope {
+        // Every rope that names it (an attached particle can end several ropes).
+        loop {
+            let found =
+                self.state.ropes.iter().find_map(|(r, rope)| rope.idx.iter().position(|&i| i == k).map(|i| (r, i)));
+            let Some((r, i)) = found else { break };
             crate::rope::tear::detach(&mut self.state.ropes, RopeHandle(r), i)?;
         }
         self.remove_rope_particle_unchecked(h);

@@ -29,8 +29,15 @@ impl<S: Space> World<S> {
     /// Adds a rope: particles along `def.points`, the chain, optional bending and tethers.
     /// On error nothing is left in the world.
     pub fn add_rope(&mut self, def: &RopeDef<S>) -> Result<RopeHandle, SinewError> {
+        let mut ends = [None, None];
+        for (slot, p) in ends.iter_mut().zip([def.attach_start, def.attach_end]) {
+            if let Some(p) = p {
+                self.state.particles.check(p)?;
+                *slot = Some((p, self.state.particles.pos[p.index()]));
+            }
+        }
         let mut made = Vec::new();
-        let rope = Rope::build(def, |pd| {
+        let rope = Rope::build(def, ends, |pd| {
             let h = self.add_particle(pd)?;
             made.push(h);
             Ok(h)
@@ -60,18 +67,23 @@ impl<S: Space> World<S> {
         self.state.ropes.get_mut(h.0).ok_or(SinewError::InvalidHandle { what: "rope", handle: Some(h.0) })
     }
 
-    /// Removes a rope and its particles.
+    /// Removes a rope and its own particles (attached particles stay, see
+    /// [`RopeDef::attach_start`]).
     pub fn remove_rope(&mut self, h: RopeHandle) -> Result<(), SinewError> {
         let rope = self.state.ropes.remove(h.0).ok_or(SinewError::InvalidHandle { what: "rope", handle: Some(h.0) })?;
-        for p in rope.particles {
-            if self.state.particles.contains(p) {
+        let n = rope.particles.len();
+        for (i, p) in rope.particles.into_iter().enumerate() {
+            let attached = (i == 0 && rope.attached[0]) || (i + 1 == n && rope.attached[1]);
+            if !attached && self.state.particles.contains(p) {
                 self.remove_rope_particle_unchecked(p);
             }
         }
         Ok(())
     }
 
-    /// Tension (N) of every segment in the last substep, start to end (positive = pulled).
+    /// Tension (N) of every segment over the last step, start to end (positive = pulled):
+    /// the impulse each carried during the step over the step's length (see
+    /// [`crate::rope`], "Tension").
     /// See [`World::rope_tensions_into`] to reuse a buffer.
     pub fn rope_tensions(&self, h: RopeHandle) -> Result<Vec<RealOf<S>>, SinewError> {
         let mut out = Vec::new();
@@ -88,7 +100,8 @@ impl<S: Space> World<S> {
         Ok(())
     }
 
-    /// Tension (N) of one segment in the last substep (positive = pulled).
+    /// Tension (N) of one segment over the last step (positive = pulled; see
+    /// [`World::rope_tensions`]).
     pub fn rope_tension(&self, h: RopeHandle, segment: usize) -> Result<RealOf<S>, SinewError> {
         let rope = self.rope(h)?;
         let l = rope.lambda.get(segment).ok_or(SinewError::InvalidParameter {

@@ -17,6 +17,7 @@ mod prelude;
 mod ragdoll;
 mod rollback;
 mod rope;
+mod rope_attach;
 mod rope_on_post;
 mod rope_tension;
 mod swing_twist;
