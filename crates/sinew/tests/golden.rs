@@ -30,7 +30,7 @@ use sinew::{Quat, RealOf, Rot2, Rotation, VecOf, World};
 /// `crates/sinew-scene/tests/suite/determinism.rs`.
 const GOLDEN_2D: u64 = 0x6f54_07d0_af27_3f23;
 const GOLDEN_3D: u64 = 0x3fe4_29ce_84c0_0332;
-const GOLDEN_ROPE_2D: u64 = 0x1f1f_eabb_e80d_6651;
+const GOLDEN_ROPE_2D: u64 = 0x945a_6131_4060_9eeb;
 const GOLDEN_RAGDOLL_2D: u64 = 0x633c_8abf_7731_9d15;
 
 const FRAMES: u64 = 1000;

@@ -19,11 +19,16 @@ use crate::space::{RealOf, Space, VecOf};
 /// 100-rope benchmark scenes average 1.0–1.2 steps per substep either way.
 const MAX_NEWTON_STEPS: u32 = 32;
 
-/// The chain solve's aim: every link within `1/FINE_TOLERANCE` of its rest length
-/// (relative) or within the number type's rounding slop (1 µm in `f32`, see `chain`). A looser aim (10⁻³, the coarse
-/// tolerance) leaves residuals whose correction the next substep turns into radial speed:
-/// a 5 kg weight on a light 40-link rope then rings by centimetres per second, its tension
-/// by tens of newtons, and a heavy load stretches its rope by up to 0.1 %.
+/// The chain solve's aim for a rope whose particles differ in mass by more than
+/// [`FINE_MASS_RATIO`] (a load on its end, a heavy attached body): every link within
+/// `1/FINE_TOLERANCE` of its rest length (relative) or within the number type's rounding
+/// slop (1 µm in `f32`, see `chain`). The coarse aim (10⁻³) leaves residuals whose
+/// correction the next substep turns into radial speed, and the heavy particle carries
+/// it: a 5 kg weight on a light 40-link rope rings by centimetres per second, its tension
+/// by tens of newtons, and a heavy load stretches its rope by up to 0.1 %. On a rope of
+/// even mass the same residual moves light particles against light ones and shows
+/// neither in its motion nor in its tension, so it keeps the coarse aim: the fine one
+/// costs 14–29 % more on the benchmark ropes (2026-12-04, callgrind).
 const FINE_TOLERANCE: i32 = 100_000;
 
 /// The solve's guarantee: Newton steps go on (up to [`MAX_NEWTON_STEPS`]) until every
@@ -34,6 +39,24 @@ const COARSE_TOLERANCE: i32 = 1000;
 /// tolerance. A 5 kg weight swinging on a 40-link, 200 g rope needs up to 8 (1.8 on
 /// average) to reach the fine one.
 const MAX_FINE_STEPS: u32 = 8;
+
+/// Heaviest over lightest movable particle of a rope above which it is solved to the
+/// fine tolerance.
+const FINE_MASS_RATIO: i32 = 8;
+
+/// Whether the rope's movable particles differ in mass by more than [`FINE_MASS_RATIO`].
+fn uneven_masses<S: Space>(idx: &[u32], ps: &ParticleSet<S>) -> bool {
+    let zero = RealOf::<S>::ZERO;
+    let (mut lo, mut hi) = (RealOf::<S>::MAX, zero);
+    for &k in idx {
+        let w = ps.inv_mass[k as usize];
+        if w > zero {
+            lo = lo.min(w);
+            hi = hi.max(w);
+        }
+    }
+    hi > lo * RealOf::<S>::from_i32(FINE_MASS_RATIO)
+}
 
 /// Rope work at the start of a step: wake ropes that are touched (a force, a driven
 /// particle, a moving collider nearby), apply wind drag as a force.
@@ -118,7 +141,8 @@ pub(crate) fn solve_ropes<S: Space>(
     first: bool,
 ) {
     let zero = RealOf::<S>::ZERO;
-    let tolerance = (RealOf::<S>::from_ratio(1, FINE_TOLERANCE), RealOf::<S>::from_ratio(1, COARSE_TOLERANCE));
+    let coarse_tol = RealOf::<S>::from_ratio(1, COARSE_TOLERANCE);
+    let fine_tol = RealOf::<S>::from_ratio(1, FINE_TOLERANCE);
     for r in ropes.values_mut() {
         if r.sleep.sleeping {
             continue;
@@ -128,9 +152,11 @@ pub(crate) fn solve_ropes<S: Space>(
         if first && !r.bend_lambda.is_empty() {
             r.bend_lambda.iter_mut().for_each(|l| *l = zero);
         }
+        let fine = if uneven_masses(&r.idx, ps) { fine_tol } else { coarse_tol };
+        let tolerance = (fine, coarse_tol);
         // Newton steps until converged (see `chain`): usually one. The first step
         // always runs (it also carries the multipliers, i.e. the tension read-out);
-        // further steps while some link is off by more than the fine tolerance, up to
+        // further steps while some link is off by more than its aim (`fine`), up to
         // `MAX_FINE_STEPS` once every link is within the coarse one (a chain whose
         // rounding floor lies above the fine tolerance, `f32` far from the origin, then
         // costs a bounded number of steps); outside the coarse tolerance they go on up to
