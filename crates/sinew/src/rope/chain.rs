@@ -81,6 +81,9 @@ pub(crate) struct ChainScratch<S: Space> {
     factor: Vec<RealOf<S>>,
     /// Scratch of the elimination and back substitution (`2m`).
     work: Vec<RealOf<S>>,
+    /// Per rope (in arena order), worked out at the start of each step: whether its
+    /// movable particles differ in mass enough for the fine tolerance (`rope::solve`).
+    pub(crate) uneven: Vec<bool>,
 }
 
 // The per-link passes below index equal-length slices (`&a[..m]`, `&b[1..=m]`): with the
@@ -240,20 +243,18 @@ fn apply<R: Real>(three: bool, n: Comps<'_, R>, dl: &[R], w: &[R], rest: &[R], q
     far
 }
 
-/// How far a chain is from its rest lengths after a Newton step (see [`solve_chain`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct ChainStatus<R> {
+/// Where a chain stands after a Newton step (see [`solve_chain`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ChainStatus {
     /// Every link that can move is within the tolerance.
     pub converged: bool,
     /// Every link that can move is within the coarse tolerance (`tol_coarse`).
     pub coarse: bool,
-    /// `Σ |d² − L²|` over the links that can move (0 when not measured: converged by the
-    /// bound on the step), comparable between Newton steps of one chain.
-    pub residual: R,
 }
 
 /// Whether every link that can move is within `tol` (and `tol_coarse`) of its rest
-/// length, without square roots: `|d² − L²| ≤ 2·tol·L²` (or `≤ 2·slop·L`, see below). `l2` is scratch (one per link).
+/// length, without square roots: `|d² − L²| ≤ 2·tol·L²` (or `≤ 2·slop·L`, see below).
+/// `l2` is scratch (one per link).
 #[allow(clippy::needless_range_loop)]
 #[inline(always)] // (also into `solve_chain_avx2`, see `math::wide`)
 fn within_tolerance<R: Real>(
@@ -263,7 +264,7 @@ fn within_tolerance<R: Real>(
     rest: &[R],
     (tol, tol_coarse): (R, R),
     l2: &mut [R],
-) -> ChainStatus<R> {
+) -> ChainStatus {
     let m = rest.len();
     let l2 = &mut l2[..m];
     squared_lengths(three, x, l2);
@@ -273,16 +274,15 @@ fn within_tolerance<R: Real>(
     // which no Newton step removes: `|d − L| ≤ slop` passes whatever `tol·L` is.
     let two_slop = R::ROUNDING_SLOP + R::ROUNDING_SLOP;
     let (wa, wb) = (&w[..m], &w[1..=m]);
-    let (mut violated, mut coarse, mut residual) = (0u32, 0u32, zero);
+    let (mut violated, mut coarse) = (0u32, 0u32);
     for j in 0..m {
         let r2 = rest[j] * rest[j];
+        let off = (l2[j] - r2).abs();
         let free = wa[j] + wb[j] != zero;
-        let off = if free { (l2[j] - r2).abs() } else { zero };
-        violated += u32::from((off > two_tol * r2) & (off > two_slop * rest[j]));
-        coarse += u32::from(off > two_coarse * r2);
-        residual += off;
+        violated += u32::from(free & (off > two_tol * r2) & (off > two_slop * rest[j]));
+        coarse += u32::from(free & (off > two_coarse * r2));
     }
-    ChainStatus { converged: violated == 0, coarse: coarse == 0, residual }
+    ChainStatus { converged: violated == 0, coarse: coarse == 0 }
 }
 
 crate::math::wide::wide_fn!(
@@ -307,7 +307,7 @@ crate::math::wide::wide_fn!(
         ctx: &SubstepContext<RealOf<S>>,
         scratch: &mut ChainScratch<S>,
         tolerance: (RealOf<S>, RealOf<S>),
-    ) -> ChainStatus<RealOf<S>>
+    ) -> ChainStatus
 );
 
 /// The body of [`solve_chain`] (one copy per build).
@@ -318,12 +318,12 @@ fn solve_chain_body<S: Space>(
     ctx: &SubstepContext<RealOf<S>>,
     scratch: &mut ChainScratch<S>,
     tolerance: (RealOf<S>, RealOf<S>),
-) -> ChainStatus<RealOf<S>> {
+) -> ChainStatus {
     let ChainRef { idx, rest, lambda, compliance, fresh } = chain;
     let m = rest.len();
     let zero = RealOf::<S>::ZERO;
     if m == 0 || idx.len() != m + 1 || lambda.len() != m {
-        return ChainStatus { converged: true, coarse: true, residual: zero };
+        return ChainStatus { converged: true, coarse: true };
     }
     let three = S::DIM == 3;
     let alpha_t = compliance * ctx.inv_h2;
@@ -440,7 +440,7 @@ fn solve_chain_body<S: Space>(
     // solver is built for; see `continuant_range`.)
     let anchored = w.iter().fold(0u32, |n, &wi| n + u32::from(wi == zero));
     if far == 0 && stuck == 0 && anchored <= 1 && alpha_t == zero {
-        return ChainStatus { converged: true, coarse: true, residual: zero };
+        return ChainStatus { converged: true, coarse: true };
     }
     within_tolerance(three, [x0, x1, x2], w, rest, tolerance, &mut sc.len[..m])
 }

@@ -47,12 +47,16 @@ const FINE_MASS_RATIO: i32 = 8;
 /// Whether the rope's movable particles differ in mass by more than [`FINE_MASS_RATIO`].
 fn uneven_masses<S: Space>(idx: &[u32], ps: &ParticleSet<S>) -> bool {
     let zero = RealOf::<S>::ZERO;
-    let (mut lo, mut hi) = (RealOf::<S>::MAX, zero);
+    let (mut lo, mut hi) = (zero, zero);
     for &k in idx {
         let w = ps.inv_mass[k as usize];
         if w > zero {
-            lo = lo.min(w);
-            hi = hi.max(w);
+            if lo == zero || w < lo {
+                lo = w;
+            }
+            if w > hi {
+                hi = w;
+            }
         }
     }
     hi > lo * RealOf::<S>::from_i32(FINE_MASS_RATIO)
@@ -66,10 +70,13 @@ pub(crate) fn begin_step<S: Space>(
     ps: &mut ParticleSet<S>,
     colliders: &Arena<Collider<S>>,
     substeps: u32,
+    chain: &mut ChainScratch<S>,
 ) {
     if ropes.is_empty() {
         return;
     }
+    chain.uneven.clear();
+    chain.uneven.extend(ropes.values().map(|r| uneven_masses(&r.idx, ps)));
     let zero = RealOf::<S>::ZERO;
     // Wake checks need the moving colliders only when some rope sleeps.
     let any_sleeping = ropes.values().any(|r| r.sleep.sleeping);
@@ -143,7 +150,7 @@ pub(crate) fn solve_ropes<S: Space>(
     let zero = RealOf::<S>::ZERO;
     let coarse_tol = RealOf::<S>::from_ratio(1, COARSE_TOLERANCE);
     let fine_tol = RealOf::<S>::from_ratio(1, FINE_TOLERANCE);
-    for r in ropes.values_mut() {
+    for (i, r) in ropes.values_mut().enumerate() {
         if r.sleep.sleeping {
             continue;
         }
@@ -152,7 +159,7 @@ pub(crate) fn solve_ropes<S: Space>(
         if first && !r.bend_lambda.is_empty() {
             r.bend_lambda.iter_mut().for_each(|l| *l = zero);
         }
-        let fine = if uneven_masses(&r.idx, ps) { fine_tol } else { coarse_tol };
+        let fine = if scratch.uneven.get(i).copied().unwrap_or(false) { fine_tol } else { coarse_tol };
         let tolerance = (fine, coarse_tol);
         // Newton steps until converged (see `chain`): usually one. The first step
         // always runs (it also carries the multipliers, i.e. the tension read-out);

@@ -240,7 +240,8 @@ impl<S: Space> World<S> {
         self.update_broad_phase();
         let st = &mut self.state;
         let substeps = st.def.substeps;
-        crate::rope::solve::begin_step(&mut st.ropes, &mut st.particles, &st.colliders, substeps);
+        let chain = &mut self.scratch.chain;
+        crate::rope::solve::begin_step(&mut st.ropes, &mut st.particles, &st.colliders, substeps, chain);
         if !st.ropes.is_empty() {
             crate::rope::tension::begin(&st.ropes, &mut self.scratch.tension);
         }
