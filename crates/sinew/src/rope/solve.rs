@@ -145,7 +145,7 @@ pub(crate) fn solve_ropes<S: Space>(
     ps: &mut ParticleSet<S>,
     scratch: &mut ChainScratch<S>,
     ctx: &SubstepContext<RealOf<S>>,
-    first: bool,
+    (first, first_substep): (bool, bool),
 ) {
     let zero = RealOf::<S>::ZERO;
     let coarse_tol = RealOf::<S>::from_ratio(1, COARSE_TOLERANCE);
@@ -154,8 +154,11 @@ pub(crate) fn solve_ropes<S: Space>(
         if r.sleep.sleeping {
             continue;
         }
-        // Multipliers restart at 0 every substep: the chain solve's first step
-        // overwrites them (`ChainRef::fresh`).
+        // A compliant rope's multipliers restart at 0 every substep (XPBD with substeps):
+        // the chain solve's first step overwrites them (`ChainRef::fresh`). A rigid
+        // chain's rows never read them, so its multipliers add up over the whole step
+        // instead, which is what the tension read-out wants (`rope::tension`): fresh
+        // only at the step's first substep.
         if first && !r.bend_lambda.is_empty() {
             r.bend_lambda.iter_mut().for_each(|l| *l = zero);
         }
@@ -176,7 +179,7 @@ pub(crate) fn solve_ropes<S: Space>(
                 rest: &r.rest,
                 lambda: &mut r.lambda,
                 compliance: r.compliance,
-                fresh: first && step == 0,
+                fresh: first && step == 0 && (first_substep || r.compliance > zero),
             };
             let status = solve_chain(chain, ps, ctx, scratch, tolerance);
             coarse = status.coarse;

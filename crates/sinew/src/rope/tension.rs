@@ -34,8 +34,10 @@
 //! within 5 % every frame at 4 to 16 substeps, in `f32`, `f64` and fixed point
 //! (`tests/suite/rope_tension.rs`).
 //!
-//! The mean is kept where the multipliers were (`λ ← mean λ`), which nothing reads again
-//! in the step (each substep's solve starts from 0): [`crate::World::rope_tensions`] and
+//! A rigid rope's chain solve adds each substep's multipliers onto the last (its rows never
+//! read them; they restart at the step's first substep), a compliant rope's restart every
+//! substep (its rows do read them) and are summed here; at the end of the step the sum
+//! becomes the mean, kept where the multipliers were: [`crate::World::rope_tensions`] and
 //! tearing read it, and snapshots save it.
 
 use super::Rope;
@@ -43,25 +45,26 @@ use crate::arena::Arena;
 use crate::math::Real;
 use crate::space::{RealOf, Space};
 
-/// The substeps' multipliers summed over the step, rope after rope (the ropes are the same
-/// through a step: they are torn, reeled or cut only between steps).
+/// A compliant rope's substep multipliers summed over the step, rope after rope (the
+/// ropes are the same through a step: they are torn, reeled or cut only between steps).
+/// A rigid rope's chain solve sums its own (`rope::solve`): its rows never read them.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TensionScratch<R> {
     sum: Vec<R>,
 }
 
-/// Start of a step: the sums, zeroed.
+/// Start of a step: the compliant ropes' sums, zeroed.
 pub(crate) fn begin<S: Space>(ropes: &Arena<Rope<S>>, sc: &mut TensionScratch<RealOf<S>>) {
     sc.sum.clear();
-    for r in ropes.values() {
+    for r in ropes.values().filter(|r| r.compliance > RealOf::<S>::ZERO) {
         sc.sum.extend(r.lambda.iter().map(|_| RealOf::<S>::ZERO));
     }
 }
 
-/// End of a substep: adds every awake rope's multipliers to the step's sums.
+/// End of a substep: adds every awake compliant rope's multipliers to the step's sums.
 pub(crate) fn accumulate<S: Space>(ropes: &Arena<Rope<S>>, sc: &mut TensionScratch<RealOf<S>>) {
     let mut sums = sc.sum.as_mut_slice();
-    for r in ropes.values() {
+    for r in ropes.values().filter(|r| r.compliance > RealOf::<S>::ZERO) {
         let (mine, rest) = sums.split_at_mut(r.lambda.len().min(sums.len()));
         sums = rest;
         if r.sleep.sleeping {
@@ -79,13 +82,21 @@ pub(crate) fn settle<S: Space>(ropes: &mut Arena<Rope<S>>, sc: &TensionScratch<R
     let inv = RealOf::<S>::ONE / RealOf::<S>::from_i32(substeps.max(1) as i32);
     let mut sums = sc.sum.as_slice();
     for r in ropes.values_mut() {
-        let (mine, rest) = sums.split_at(r.lambda.len().min(sums.len()));
-        sums = rest;
-        if r.sleep.sleeping || mine.len() != r.lambda.len() {
+        if r.sleep.sleeping {
+            if r.compliance > RealOf::<S>::ZERO {
+                sums = &sums[r.lambda.len().min(sums.len())..];
+            }
             continue;
         }
-        for (l, &s) in r.lambda.iter_mut().zip(mine) {
-            *l = s * inv;
+        if r.compliance > RealOf::<S>::ZERO {
+            let (mine, rest) = sums.split_at(r.lambda.len().min(sums.len()));
+            sums = rest;
+            if mine.len() == r.lambda.len() {
+                r.lambda.copy_from_slice(mine);
+            }
+        }
+        for l in r.lambda.iter_mut() {
+            *l *= inv;
         }
     }
 }

@@ -183,7 +183,7 @@ impl<S: Space> World<S> {
             clock.lap(&mut profile.integrate);
             for it in 0..self.state.def.iterations {
                 let first = it == 0;
-                self.solve_ropes(&ctx, first);
+                self.solve_ropes(&ctx, (first, s == 0));
                 clock.lap(&mut profile.ropes);
                 self.solve_constraints(&ctx, first);
                 clock.lap(&mut profile.constraints);
@@ -349,7 +349,7 @@ impl<S: Space> World<S> {
         self.state.particles.integrate(&self.scratch.prediction, damping, h, f1);
     }
 
-    fn solve_ropes(&mut self, ctx: &SubstepContext<RealOf<S>>, first: bool) {
+    fn solve_ropes(&mut self, ctx: &SubstepContext<RealOf<S>>, first: (bool, bool)) {
         let (st, sc) = (&mut self.state, &mut self.scratch);
         crate::rope::solve::solve_ropes(&mut st.ropes, &mut st.particles, &mut sc.chain, ctx, first);
     }
