@@ -103,6 +103,7 @@ pub use style::{DrawKind, Rgba, Style, TensionScale, tension_ramp};
 use crate::collider::{ConvexHull, ConvexShape, Shape};
 use crate::constraint::{AngleLimit, JointLimit, SwingTwistLimit};
 use crate::math::{Real, Rotation, Vector};
+use crate::rope::RopeEnd;
 use crate::space::{RealOf, RotOf, Space, VecOf};
 use crate::world::World;
 use geom::{P3, add, add_scaled, cross, dot, length, normalize, perpendicular, ring, rotate, scale, sub};
@@ -713,12 +714,18 @@ impl<S: Space> Walk<'_, S> {
 
     fn particles(&self, out: &mut dyn DebugDraw) {
         let ps = self.world.particles();
-        // Free rope particles are the rope's vertices, drawn by the rope.
+        // Free rope particles are the rope's vertices, drawn by the rope (attached ends
+        // are bodies of their own and stay drawn).
         let mut hidden = vec![false; ps.slot_count()];
         if self.opts.ropes && !self.opts.rope_particles {
             for (_, r) in self.world.ropes() {
-                for &p in r.particles().iter().filter(|&&p| !ps.is_kinematic(p)) {
-                    hidden[p.index()] = true;
+                let [first, last] = [RopeEnd::Start, RopeEnd::End].map(|e| r.is_attached(e));
+                let n = r.particles().len();
+                for (i, &p) in r.particles().iter().enumerate() {
+                    let attached = (i == 0 && first) || (i + 1 == n && last);
+                    if !attached && !ps.is_kinematic(p) {
+                        hidden[p.index()] = true;
+                    }
                 }
             }
         }

@@ -551,6 +551,12 @@ impl<S: Space> Rope<S> {
 }
 
 impl<S: Space> Rope<S> {
+    /// Whether that end is a particle of the world attached to the rope
+    /// ([`RopeDef::attach_start`]), not one of the rope's own.
+    #[must_use]
+    pub fn is_attached(&self, end: RopeEnd) -> bool {
+        self.attached[usize::from(end == RopeEnd::End)]
+    }
     /// Particles from start to end.
     #[must_use]
     pub fn particles(&self) -> &[ParticleHandle] {
