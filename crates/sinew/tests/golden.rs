@@ -30,7 +30,7 @@ use sinew::{Quat, RealOf, Rot2, Rotation, VecOf, World};
 /// `crates/sinew-scene/tests/suite/determinism.rs`.
 const GOLDEN_2D: u64 = 0x6f54_07d0_af27_3f23;
 const GOLDEN_3D: u64 = 0x3fe4_29ce_84c0_0332;
-const GOLDEN_ROPE_2D: u64 = 0x945a_6131_4060_9eeb;
+const GOLDEN_ROPE_2D: u64 = 0xf7e4_9ca1_8742_b0c0;
 const GOLDEN_RAGDOLL_2D: u64 = 0x633c_8abf_7731_9d15;
 
 const FRAMES: u64 = 1000;
@@ -379,7 +379,7 @@ fn driver<S: Space>(
 // scenes/golden_fixed_rope_2d.json
 
 /// `scenes/golden_fixed_rope_2d.json`: a pinned rope reeled in and out over a post, a
-/// second that tears under a thrown weight, a grab.
+/// second that tears under a thrown weight, a third attached to the weight, a grab.
 fn golden_fixed_rope_2d() -> Golden<Space2<Fx>> {
     let mut world = scene_world::<Space2<Fx>>(|def| {
         def.substeps = 8;
@@ -414,6 +414,18 @@ fn golden_fixed_rope_2d() -> Golden<Space2<Fx>> {
     let hanging = world.add_rope(&def).unwrap();
     p.extend_from_slice(world.rope(hanging).unwrap().particles());
     assert_eq!(p.len(), 68, "the file's particle indices");
+
+    // "ropes"[2]: 0.6 m, 10 segments, its start attached to the weight (particle 0): its
+    // own particles 68–77.
+    let mut def = RopeDef::along(vec![v2(2.0, 1.0), v2(2.6, 1.0)]).attach_start(p[0]);
+    def.segments = Some(10);
+    def.mass = x(0.05);
+    def.radius = x(0.01);
+    def.tethers = true;
+    def.edge_collisions = true;
+    let trailing = world.add_rope(&def).unwrap();
+    p.extend_from_slice(&world.rope(trailing).unwrap().particles()[1..]);
+    assert_eq!(p.len(), 78);
 
     // "distances": the weight hung from the second rope's end.
     world.add_distance(&DistanceDef::new(p[0], p[67])).unwrap();

@@ -26,7 +26,7 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
 const GOLDEN_2D: u64 = 0x6f54_07d0_af27_3f23;
 const GOLDEN_3D: u64 = 0x3fe4_29ce_84c0_0332;
-const GOLDEN_ROPE_2D: u64 = 0x945a_6131_4060_9eeb;
+const GOLDEN_ROPE_2D: u64 = 0xf7e4_9ca1_8742_b0c0;
 const GOLDEN_RAGDOLL_2D: u64 = 0x633c_8abf_7731_9d15;
 
 #[test]
@@ -76,7 +76,7 @@ fn trajectory_digest(name: &str, frames: u64) -> u64 {
 /// Committed trajectory digests of the four golden scenes (see [`trajectory_digest`]).
 const TRAJECTORY_2D: u64 = 0x8027_24f3_cb9a_74ca;
 const TRAJECTORY_3D: u64 = 0xeb49_c1f8_9a69_b021;
-const TRAJECTORY_ROPE_2D: u64 = 0x0caf_9250_62b6_a761;
+const TRAJECTORY_ROPE_2D: u64 = 0x619b_31db_24ad_8cb3;
 const TRAJECTORY_RAGDOLL_2D: u64 = 0x37ae_8c20_fa82_deea;
 
 #[test]
