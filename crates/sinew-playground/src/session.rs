@@ -223,8 +223,8 @@ impl Session {
         self.params = p;
     }
 
-    /// Rebuilds the rope-between rope with `setup` (segments 1–400, length 0.2–20 m): laid
-    /// straight at 80 % of its length about the middle of its current ends.
+    /// Rebuilds the rope-between rope with `setup` (segments 1–400, length 0.2–20 m), its ends
+    /// 80 % of its length apart about the middle of the file's ends.
     pub fn set_rope(&mut self, setup: RopeSetup) {
         let segments = setup.segments.clamp(1, 400);
         let length = if setup.length.is_finite() { setup.length.clamp(0.2, 20.0) } else { 3.0 };
@@ -239,12 +239,13 @@ impl Session {
         let mut end = mid;
         start[0] -= half;
         end[0] += half;
-        // A straight rope of the chosen length, then sagging between its ends at 80 %.
-        let sag = 0.5 * (length * length - (2.0 * half) * (2.0 * half)).max(0.0).sqrt();
-        let mut low = start.clone();
-        low[0] += half;
-        low[1] -= sag;
-        r.points = vec![start, low, end];
+        // Laid as an upward V of the chosen length between its ends 80 % apart (clear of
+        // anything below), it falls into its sag.
+        let rise = 0.5 * (length * length - (2.0 * half) * (2.0 * half)).max(0.0).sqrt();
+        let mut peak = start.clone();
+        peak[0] += half;
+        peak[1] += rise;
+        r.points = vec![start, peak, end];
         r.segments = Some(i64::from(segments));
         r.segment_length = None;
         self.rope = RopeSetup { segments, length };
