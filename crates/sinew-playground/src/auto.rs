@@ -7,6 +7,8 @@
 //! - `wait=N`: let N frames pass;
 //! - `drag=X0,Y0,X1,Y1,N`: press at `(X0, Y0)` (fractions of the first canvas, from its top
 //!   left) as the mouse would, move to `(X1, Y1)` over N frames, release;
+//! - `dragmid=X1,Y1,N`: the same from wherever the middle free particle (of a rope: its
+//!   middle) is on screen, as a user pointing at it;
 //! - `punch`: the Punch button;
 //! - `shot=PATH`: save the window as a PNG (eframe's screenshot command);
 //! - `bench=SECONDS,PATH`: measure real frame times for SECONDS and write their median,
@@ -28,6 +30,7 @@ enum Cmd {
     Scene(SceneKind),
     Wait(u32),
     Drag { from: [f32; 2], to: [f32; 2], frames: u32 },
+    DragMiddle { to: [f32; 2], frames: u32 },
     Punch,
     Shot(PathBuf),
     Bench { seconds: f64, out: PathBuf },
@@ -44,6 +47,7 @@ pub struct Auto {
     shot_pending: Option<PathBuf>,
     bench: Option<(Instant, Vec<f64>, Instant)>,
     drag_depth: f64,
+    drag_from: egui::Pos2,
     /// Errors (a failed save), printed on stderr.
     pub errors: Vec<String>,
 }
@@ -80,6 +84,10 @@ impl Auto {
                     }
                     _ => return Err(format!("{part}: expected X0,Y0,X1,Y1,N")),
                 },
+                "dragmid" => match nums()?.as_slice() {
+                    &[x1, y1, n] => Cmd::DragMiddle { to: [x1 as f32, y1 as f32], frames: n.max(1.0) as u32 },
+                    _ => return Err(format!("{part}: expected X1,Y1,N")),
+                },
                 "punch" => Cmd::Punch,
                 "shot" => Cmd::Shot(PathBuf::from(arg)),
                 "bench" => {
@@ -90,7 +98,7 @@ impl Auto {
                 _ => return Err(format!("{part}: unknown command")),
             });
         }
-        Ok(Self { cmds, current: None, shot_pending: None, bench: None, drag_depth: 0.0, errors: Vec::new() })
+        Ok(Self { cmds, current: None, shot_pending: None, bench: None, drag_depth: 0.0, drag_from: egui::Pos2::ZERO, errors: Vec::new() })
     }
 
     /// Before the app's frame: screenshots that arrived, the command's input.
@@ -126,7 +134,8 @@ impl Auto {
                 true
             }
             Cmd::Wait(frames) => n >= frames,
-            Cmd::Drag { from, to, frames } => self.drag(app, from, to, n, frames),
+            Cmd::Drag { from, to, frames } => self.drag(app, Some(from), to, n, frames),
+            Cmd::DragMiddle { to, frames } => self.drag(app, None, to, n, frames),
             Cmd::Punch => {
                 app.session.punch(None, None);
                 true
@@ -167,14 +176,25 @@ impl Auto {
         ctx.request_repaint();
     }
 
-    /// One frame of a drag; true when done.
-    fn drag(&mut self, app: &mut App, from: [f32; 2], to: [f32; 2], n: u32, frames: u32) -> bool {
+    /// One frame of a drag (from the middle free particle when `from` is `None`); true
+    /// when done.
+    fn drag(&mut self, app: &mut App, from: Option<[f32; 2]>, to: [f32; 2], n: u32, frames: u32) -> bool {
         let (Some(rect), Some(cam)) = (app.canvases.first().copied(), app.views.first().and_then(|v| v.camera)) else {
             return n > 10;
         };
         let t = (n as f32 / frames as f32).min(1.0);
         let at = |f: [f32; 2]| rect.min + egui::Vec2::new(f[0] * rect.width(), f[1] * rect.height());
-        let pos = at(from) + (at(to) - at(from)) * t;
+        if n == 0 {
+            self.drag_from = match from {
+                Some(f) => at(f),
+                None => {
+                    let picks = app.session.sims[0].picks();
+                    let free: Vec<_> = picks.iter().filter(|p| !p.kinematic).collect();
+                    free.get(free.len() / 2).map_or(rect.center(), |p| cam.project(p.pos).pos)
+                }
+            };
+        }
+        let pos = self.drag_from + (at(to) - self.drag_from) * t;
         if n == 0 {
             if let Gesture::Hand { depth } = view::press(&mut app.session, &cam, 0, pos) {
                 self.drag_depth = depth;
