@@ -79,9 +79,11 @@ impl Auto {
                 "scene" => Cmd::Scene(scene_id(arg).ok_or_else(|| format!("{part}: unknown scene"))?),
                 "wait" => Cmd::Wait(arg.parse().map_err(|e| format!("{part}: {e}"))?),
                 "drag" => match nums()?.as_slice() {
-                    &[x0, y0, x1, y1, n] => {
-                        Cmd::Drag { from: [x0 as f32, y0 as f32], to: [x1 as f32, y1 as f32], frames: n.max(1.0) as u32 }
-                    }
+                    &[x0, y0, x1, y1, n] => Cmd::Drag {
+                        from: [x0 as f32, y0 as f32],
+                        to: [x1 as f32, y1 as f32],
+                        frames: n.max(1.0) as u32,
+                    },
                     _ => return Err(format!("{part}: expected X0,Y0,X1,Y1,N")),
                 },
                 "dragmid" => match nums()?.as_slice() {
@@ -98,7 +100,15 @@ impl Auto {
                 _ => return Err(format!("{part}: unknown command")),
             });
         }
-        Ok(Self { cmds, current: None, shot_pending: None, bench: None, drag_depth: 0.0, drag_from: egui::Pos2::ZERO, errors: Vec::new() })
+        Ok(Self {
+            cmds,
+            current: None,
+            shot_pending: None,
+            bench: None,
+            drag_depth: 0.0,
+            drag_from: egui::Pos2::ZERO,
+            errors: Vec::new(),
+        })
     }
 
     /// Before the app's frame: screenshots that arrived, the command's input.

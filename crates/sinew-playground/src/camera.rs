@@ -48,7 +48,7 @@ impl Camera {
     }
 
     /// World → view axes (right, up, towards the viewer), relative to the target.
-    fn to_view(&self, p: [f64; 3]) -> [f64; 3] {
+    fn view_of(&self, p: [f64; 3]) -> [f64; 3] {
         let d = [p[0] - self.target[0], p[1] - self.target[1], p[2] - self.target[2]];
         if self.dim == 2 {
             return d;
@@ -63,8 +63,8 @@ impl Camera {
         [x1, y2, z2]
     }
 
-    /// View axes → world (the inverse of `to_view`).
-    fn from_view(&self, v: [f64; 3]) -> [f64; 3] {
+    /// View axes → world (the inverse of `view_of`).
+    fn world_of(&self, v: [f64; 3]) -> [f64; 3] {
         let d = if self.dim == 2 {
             [v[0], v[1], 0.0]
         } else {
@@ -80,20 +80,17 @@ impl Camera {
     /// The direction towards the viewer, in world axes.
     #[must_use]
     pub fn towards_viewer(&self) -> [f64; 3] {
-        let o = self.from_view([0.0, 0.0, 0.0]);
-        let z = self.from_view([0.0, 0.0, 1.0]);
+        let o = self.world_of([0.0, 0.0, 0.0]);
+        let z = self.world_of([0.0, 0.0, 1.0]);
         [z[0] - o[0], z[1] - o[1], z[2] - o[2]]
     }
 
     /// Projects a world point.
     #[must_use]
     pub fn project(&self, p: [f64; 3]) -> Projected {
-        let v = self.to_view(p);
+        let v = self.view_of(p);
         let c = self.rect.center();
-        Projected {
-            pos: Pos2::new(c.x + (v[0] * self.scale) as f32, c.y - (v[1] * self.scale) as f32),
-            depth: v[2],
-        }
+        Projected { pos: Pos2::new(c.x + (v[0] * self.scale) as f32, c.y - (v[1] * self.scale) as f32), depth: v[2] }
     }
 
     /// The world point under screen point `s` at view depth `depth` (0 = the target's).
@@ -102,7 +99,7 @@ impl Camera {
         let c = self.rect.center();
         let x = f64::from(s.x - c.x) / self.scale;
         let y = -f64::from(s.y - c.y) / self.scale;
-        let mut p = self.from_view([x, y, depth]);
+        let mut p = self.world_of([x, y, depth]);
         if self.dim == 2 {
             p[2] = 0.0;
         }
@@ -112,7 +109,7 @@ impl Camera {
     /// View depth of a world point.
     #[must_use]
     pub fn depth_of(&self, p: [f64; 3]) -> f64 {
-        self.to_view(p)[2]
+        self.view_of(p)[2]
     }
 
     /// Pans by a screen drag.

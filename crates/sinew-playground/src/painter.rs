@@ -140,7 +140,8 @@ impl EguiDraw {
         let depth = pts.iter().map(|&p| self.cam.depth_of(p)).sum::<f64>() / pts.len() as f64;
         let screen: Vec<Pos2> = pts.iter().map(|&p| self.px(p)).collect();
         // A hairline of the fill closes the seams between neighbouring faces.
-        let shape = Shape::Path(PathShape { points: screen, closed: true, fill, stroke: Stroke::new(0.6, fill).into() });
+        let shape =
+            Shape::Path(PathShape { points: screen, closed: true, fill, stroke: Stroke::new(0.6, fill).into() });
         self.items.push(Item { depth, shape });
     }
 
@@ -304,7 +305,10 @@ impl DebugDraw for EguiDraw {
     fn cuboid(&mut self, center: P3, half: P3, axes: [P3; 3], style: &Style) {
         self.primitives += 1;
         let corner = |sx: f64, sy: f64, sz: f64| {
-            add(center, add(scale(axes[0], sx * half[0]), add(scale(axes[1], sy * half[1]), scale(axes[2], sz * half[2]))))
+            add(
+                center,
+                add(scale(axes[0], sx * half[0]), add(scale(axes[1], sy * half[1]), scale(axes[2], sz * half[2]))),
+            )
         };
         if half[2] == 0.0 {
             let pts = [corner(-1.0, -1.0, 0.0), corner(1.0, -1.0, 0.0), corner(1.0, 1.0, 0.0), corner(-1.0, 1.0, 0.0)];
@@ -388,10 +392,8 @@ mod tests {
         let shapes = d.finish();
         // 12 × 8 faces, about half visible.
         assert!(shapes.len() > 30 && shapes.len() < 70, "{}", shapes.len());
-        let fills: std::collections::BTreeSet<_> = shapes
-            .iter()
-            .filter_map(|s| if let Shape::Path(p) = s { Some(p.fill.to_array()) } else { None })
-            .collect();
+        let fills: std::collections::BTreeSet<_> =
+            shapes.iter().filter_map(|s| if let Shape::Path(p) = s { Some(p.fill.to_array()) } else { None }).collect();
         assert!(fills.len() > 5, "flat shading gives faces different shades");
     }
 

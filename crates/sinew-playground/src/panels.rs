@@ -61,12 +61,14 @@ pub fn scene_controls(ui: &mut Ui, session: &mut Session) {
     let kind = session.kind();
     match kind {
         Some(SceneKind::Ragdoll) => {
-            if ui.button("Drop").clicked() {
+            let drop = ui.button("Drop").on_hover_text("Start the figure's fall again").clicked();
+            if drop {
                 session.reset();
             }
         }
         Some(SceneKind::Muscle) => {
-            if ui.button("Punch").clicked() {
+            let punch = ui.button("Punch").on_hover_text("40 N·s to the chest").clicked();
+            if punch {
                 session.punch(None, None);
             }
         }
@@ -98,7 +100,11 @@ fn rope_between(ui: &mut Ui, session: &mut Session) {
             session.start_pull(5.0, 2);
         }
     });
-    ui.label(format!("worst segment stretch: {:.3} % (this pull: {:.3} %)", 100.0 * session.sims[0].rope_worst_stretch(), 100.0 * session.pull_worst));
+    ui.label(format!(
+        "worst segment stretch: {:.3} % (this pull: {:.3} %)",
+        100.0 * session.sims[0].rope_worst_stretch(),
+        100.0 * session.pull_worst
+    ));
 }
 
 fn determinism(ui: &mut Ui, session: &mut Session) {
@@ -154,7 +160,10 @@ pub fn stats(ui: &mut Ui, session: &Session) {
         }
         row("total constraint error", format!("{:.2} mm", s.total_error * 1e3));
         row("worst constraint error", format!("{:.3} %", s.worst_error * 100.0));
-        row("solver passes / step", format!("{} ({} × {})", s.passes, session.params.substeps, session.params.iterations));
+        row(
+            "solver passes / step",
+            format!("{} ({} × {})", s.passes, session.params.substeps, session.params.iterations),
+        );
         row("solver passes / frame", format!("{}", s.passes * session.steps_last_frame));
         row("energy", format!("{:.2} J", s.energy()));
         let frame = session.history.median(|x| x.frame_ms);
@@ -166,7 +175,11 @@ pub fn stats(ui: &mut Ui, session: &Session) {
     for (name, d) in session.profile.stages() {
         let ms = d.as_secs_f64() * 1e3;
         if ms > 0.0 {
-            ui.add(egui::ProgressBar::new((d.as_secs_f64() / total) as f32).text(format!("{name} {ms:.3} ms")).desired_height(12.0));
+            ui.add(
+                egui::ProgressBar::new((d.as_secs_f64() / total) as f32)
+                    .text(format!("{name} {ms:.3} ms"))
+                    .desired_height(12.0),
+            );
         }
     }
     if let Some(e) = &session.error {

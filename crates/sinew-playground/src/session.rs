@@ -265,7 +265,8 @@ impl Session {
     pub fn rollback(&mut self) -> bool {
         self.hand = None;
         self.pull = None;
-        let ok = self.sims.iter_mut().fold(true, |ok, s| s.restore() && ok);
+        // Every world restores (no short circuit).
+        let ok = self.sims.iter_mut().map(|s| s.restore()).filter(|&r| !r).count() == 0;
         self.resim = (0, 0);
         self.stats = self.sims[0].stats();
         ok

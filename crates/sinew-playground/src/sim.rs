@@ -8,10 +8,8 @@
 //! 2D) and is checked for finiteness here: nothing the mouse does reaches the world as NaN.
 
 use sinew::debug_draw::{DebugDraw, DebugDrawOptions};
-use sinew::{
-    Fx, ParticleHandle, Real, RealOf, RopePoint, Snapshot, Space2, Space3, StepProfile, VecOf, Vector,
-};
 use sinew::ragdoll::Grab;
+use sinew::{Fx, ParticleHandle, Real, RealOf, RopePoint, Snapshot, Space2, Space3, StepProfile, VecOf, Vector};
 use sinew_scene::spec::SceneSpec;
 use sinew_scene::{BuiltScene, SceneSpace};
 
@@ -294,7 +292,7 @@ impl<S: SceneSpace> Sim for Play<S> {
         }
     }
     fn set_params(&mut self, p: &Params) -> Result<(), String> {
-        let mut d = self.scene.world.def().clone();
+        let mut d = *self.scene.world.def();
         let finite = [p.gravity, p.damping, p.restitution].iter().all(|v| v.is_finite());
         if !finite {
             return Err("settings must be finite".into());

@@ -68,7 +68,14 @@ pub fn fit_camera(session: &Session, index: usize, rect: Rect) -> Camera {
 }
 
 /// Paints world `index` into `rect` and handles the mouse over it.
-pub fn show(ui: &mut Ui, session: &mut Session, state: &mut ViewState, index: usize, rect: Rect, opts: &DebugDrawOptions) {
+pub fn show(
+    ui: &mut Ui,
+    session: &mut Session,
+    state: &mut ViewState,
+    index: usize,
+    rect: Rect,
+    opts: &DebugDrawOptions,
+) {
     let mut cam = state.camera.unwrap_or_else(|| fit_camera(session, index, rect));
     cam.rect = rect;
     let response = ui.allocate_rect(rect, Sense::click_and_drag());
@@ -181,5 +188,11 @@ fn scale_bar(painter: &egui::Painter, cam: &Camera, dim: usize) {
     painter.line_segment([b, b - Vec2::new(0.0, 5.0)], stroke);
     let text = if round < 1.0 { format!("{:.0} cm", round * 100.0) } else { format!("{round:.0} m") };
     let text = if dim == 3 { format!("{text} (at the target)") } else { text };
-    painter.text(a - Vec2::new(0.0, 8.0), egui::Align2::LEFT_BOTTOM, text, egui::FontId::proportional(12.0), Color32::from_gray(60));
+    painter.text(
+        a - Vec2::new(0.0, 8.0),
+        egui::Align2::LEFT_BOTTOM,
+        text,
+        egui::FontId::proportional(12.0),
+        Color32::from_gray(60),
+    );
 }

@@ -9,13 +9,19 @@ use sinew_playground::{App, SceneKind};
 fn harness(kind: SceneKind) -> Harness<'static, App> {
     let mut app = App::new(kind).unwrap();
     app.fixed_dt = Some(1.0 / 60.0);
-    let mut h = Harness::builder().with_size(Vec2::new(1280.0, 800.0)).build_state(|ctx, app: &mut App| app.ui(ctx), app);
+    let mut h =
+        Harness::builder().with_size(Vec2::new(1280.0, 800.0)).build_state(|ctx, app: &mut App| app.ui(ctx), app);
     h.step();
     h
 }
 
 fn button(h: &mut Harness<'_, App>, pos: Pos2, pressed: bool) {
-    h.input_mut().events.push(Event::PointerButton { pos, button: PointerButton::Primary, pressed, modifiers: Modifiers::NONE });
+    h.input_mut().events.push(Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    });
 }
 
 fn move_to(h: &mut Harness<'_, App>, pos: Pos2) {

@@ -64,7 +64,11 @@ fn point(rng: &mut Rng, lo: [f64; 3], hi: [f64; 3]) -> [f64; 3] {
         0 => [f64::NAN, 1.0, 0.0],
         1 => [1e12, -1e12, 0.0],
         2 => [rng.range(-100.0, 100.0), rng.range(-100.0, 100.0), rng.range(-100.0, 100.0)],
-        _ => [rng.range(lo[0] - 1.0, hi[0] + 1.0), rng.range(lo[1] - 1.0, hi[1] + 1.0), rng.range(lo[2] - 1.0, hi[2] + 1.0)],
+        _ => [
+            rng.range(lo[0] - 1.0, hi[0] + 1.0),
+            rng.range(lo[1] - 1.0, hi[1] + 1.0),
+            rng.range(lo[2] - 1.0, hi[2] + 1.0),
+        ],
     }
 }
 
@@ -200,4 +204,3 @@ fn more_iterations_lower_the_ragdolls_constraint_error() {
     }
     assert!(errors[0] > 2.0 * errors[1], "total error at 2 vs 20 iterations: {errors:?}");
 }
-

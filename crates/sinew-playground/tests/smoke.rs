@@ -31,11 +31,7 @@ fn the_window_starts_under_xvfb_draws_and_changes_after_a_drag() {
     let (a, b) = (dir.join("before.png"), dir.join("after.png"));
     // The rope has landed by frame 120; the drag takes it where its middle is on screen
     // and lifts it to the top of the canvas.
-    let script = format!(
-        "wait=120;shot={};dragmid=0.5,0.1,40;wait=5;shot={};wait=2;quit",
-        a.display(),
-        b.display()
-    );
+    let script = format!("wait=120;shot={};dragmid=0.5,0.1,40;wait=5;shot={};wait=2;quit", a.display(), b.display());
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_sinew-playground")])
         .env("SINEW_PLAYGROUND_AUTO", script)
