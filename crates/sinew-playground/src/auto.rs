@@ -8,7 +8,8 @@
 //! - `drag=X0,Y0,X1,Y1,N`: press at `(X0, Y0)` (fractions of the first canvas, from its top
 //!   left) as the mouse would, move to `(X1, Y1)` over N frames, release;
 //! - `dragmid=X1,Y1,N`: the same from wherever the middle free particle (of a rope: its
-//!   middle) is on screen, as a user pointing at it;
+//!   middle) is on screen, as a user pointing at it; `holdmid=X1,Y1,N` the same without
+//!   letting go (for a screenshot of the held body);
 //! - `punch`: the Punch button;
 //! - `shot=PATH`: save the window as a PNG (eframe's screenshot command);
 //! - `bench=SECONDS,PATH`: measure real frame times for SECONDS and write their median,
@@ -30,7 +31,7 @@ enum Cmd {
     Scene(SceneKind),
     Wait(u32),
     Drag { from: [f32; 2], to: [f32; 2], frames: u32 },
-    DragMiddle { to: [f32; 2], frames: u32 },
+    DragMiddle { to: [f32; 2], frames: u32, release: bool },
     Punch,
     Shot(PathBuf),
     Bench { seconds: f64, out: PathBuf },
@@ -86,8 +87,12 @@ impl Auto {
                     },
                     _ => return Err(format!("{part}: expected X0,Y0,X1,Y1,N")),
                 },
-                "dragmid" => match nums()?.as_slice() {
-                    &[x1, y1, n] => Cmd::DragMiddle { to: [x1 as f32, y1 as f32], frames: n.max(1.0) as u32 },
+                "dragmid" | "holdmid" => match nums()?.as_slice() {
+                    &[x1, y1, n] => Cmd::DragMiddle {
+                        to: [x1 as f32, y1 as f32],
+                        frames: n.max(1.0) as u32,
+                        release: name == "dragmid",
+                    },
                     _ => return Err(format!("{part}: expected X1,Y1,N")),
                 },
                 "punch" => Cmd::Punch,
@@ -144,8 +149,8 @@ impl Auto {
                 true
             }
             Cmd::Wait(frames) => n >= frames,
-            Cmd::Drag { from, to, frames } => self.drag(app, Some(from), to, n, frames),
-            Cmd::DragMiddle { to, frames } => self.drag(app, None, to, n, frames),
+            Cmd::Drag { from, to, frames } => self.drag(app, Some(from), to, n, frames, true),
+            Cmd::DragMiddle { to, frames, release } => self.drag(app, None, to, n, frames, release),
             Cmd::Punch => {
                 app.session.punch(None, None);
                 true
@@ -188,7 +193,15 @@ impl Auto {
 
     /// One frame of a drag (from the middle free particle when `from` is `None`); true
     /// when done.
-    fn drag(&mut self, app: &mut App, from: Option<[f32; 2]>, to: [f32; 2], n: u32, frames: u32) -> bool {
+    fn drag(
+        &mut self,
+        app: &mut App,
+        from: Option<[f32; 2]>,
+        to: [f32; 2],
+        n: u32,
+        frames: u32,
+        release: bool,
+    ) -> bool {
         let (Some(rect), Some(cam)) = (app.canvases.first().copied(), app.views.first().and_then(|v| v.camera)) else {
             return n > 10;
         };
@@ -213,7 +226,9 @@ impl Auto {
         }
         app.session.drag_to(cam.unproject(pos, self.drag_depth));
         if n >= frames {
-            app.session.release();
+            if release {
+                app.session.release();
+            }
             return true;
         }
         false

@@ -139,6 +139,19 @@ impl EguiDraw {
         let fill = self.shade(base, n);
         let depth = pts.iter().map(|&p| self.cam.depth_of(p)).sum::<f64>() / pts.len() as f64;
         let screen: Vec<Pos2> = pts.iter().map(|&p| self.px(p)).collect();
+        // Faces under a square point are invisible, and their outlines' mitred joins would
+        // spike (a near-degenerate polygon): leave them out.
+        let area: f32 = (0..screen.len())
+            .map(|i| {
+                let (a, b) = (screen[i], screen[(i + 1) % screen.len()]);
+                a.x * b.y - b.x * a.y
+            })
+            .sum::<f32>()
+            .abs()
+            * 0.5;
+        if area < 1.0 {
+            return;
+        }
         // A hairline of the fill closes the seams between neighbouring faces.
         let shape =
             Shape::Path(PathShape { points: screen, closed: true, fill, stroke: Stroke::new(0.6, fill).into() });
@@ -281,6 +294,14 @@ impl DebugDraw for EguiDraw {
     fn sphere(&mut self, center: P3, radius: f64, style: &Style) {
         self.primitives += 1;
         let r = radius.max(f64::from(MIN_PARTICLE_PX) / self.cam.scale);
+        let px = (r * self.cam.scale) as f32;
+        if px < 6.0 {
+            // Too small for faces: a disc in the shade of a face turned to the viewer.
+            let q = self.cam.project(center);
+            let fill = self.shade(Self::base_of(style), self.towards_viewer);
+            self.items.push(Item { depth: q.depth, shape: Shape::circle_filled(q.pos, px, fill) });
+            return;
+        }
         self.sphere_faces(center, r, Self::base_of(style));
     }
 

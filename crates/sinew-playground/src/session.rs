@@ -309,13 +309,46 @@ impl Session {
         (d2(best.pos) <= radius * radius).then_some(best.slot)
     }
 
-    /// Moves the hand to `p` (world).
+    /// Moves the hand to `p` (world). On the rope-between page an end is kept within
+    /// 99.5 % of the rope's length of the other end: both are held, so the rope cannot pull
+    /// the other object along.
     pub fn drag_to(&mut self, p: [f64; 3]) {
-        if let Some((_, target)) = &mut self.hand
-            && p.iter().all(|c| c.is_finite())
-        {
+        if !p.iter().all(|c| c.is_finite()) {
+            return;
+        }
+        let p = self.keep_rope_length(p);
+        if let Some((_, target)) = &mut self.hand {
             *target = p;
         }
+    }
+
+    /// `p` moved towards the other end of the held rope end's rope so that the ends stay
+    /// within 99.5 % of the rope's length (rope-between page only).
+    fn keep_rope_length(&self, p: [f64; 3]) -> [f64; 3] {
+        let Some((slot, _)) = self.hand else { return p };
+        if self.kind() != Some(SceneKind::RopeBetween) {
+            return p;
+        }
+        let sim = &self.sims[0];
+        let lengths = sim.rope_lengths();
+        for (k, &(a, b)) in sim.rope_ends().iter().enumerate() {
+            let other = if slot == a {
+                b
+            } else if slot == b {
+                a
+            } else {
+                continue;
+            };
+            let (Some(o), Some(&len)) = (sim.position(other), lengths.get(k)) else { continue };
+            let d = [p[0] - o[0], p[1] - o[1], p[2] - o[2]];
+            let dist = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+            let max = 0.995 * len;
+            if dist > max {
+                let s = max / dist;
+                return [o[0] + d[0] * s, o[1] + d[1] * s, o[2] + d[2] * s];
+            }
+        }
+        p
     }
 
     /// Lets go of the hand's particle (a throw with its velocity).

@@ -204,3 +204,24 @@ fn more_iterations_lower_the_ragdolls_constraint_error() {
     }
     assert!(errors[0] > 2.0 * errors[1], "total error at 2 vs 20 iterations: {errors:?}");
 }
+
+/// Dragging one end of the rope between two objects far away stops at 99.5 % of the
+/// rope's length from the other end, and the rope stays within 1 % of its length.
+#[test]
+fn a_rope_end_dragged_too_far_stops_short_of_the_rope_length() {
+    let mut s = Session::open(SceneKind::RopeBetween).unwrap();
+    let (a, b) = s.sims[0].rope_ends()[0];
+    let pa = s.sims[0].position(a).unwrap();
+    assert!(s.press_slot(a, pa));
+    let length = s.sims[0].rope_lengths()[0];
+    for k in 0..120 {
+        // 5 m/s to the left and up, far past the rope's reach.
+        let t = k as f64 * DT;
+        s.drag_to([pa[0] - 5.0 * t, pa[1] + 2.0 * t, 0.0]);
+        s.frame(DT);
+        assert!(s.sims[0].rope_worst_stretch() < 0.01, "frame {k}: {}", s.sims[0].rope_worst_stretch());
+    }
+    let (pa, pb) = (s.sims[0].position(a).unwrap(), s.sims[0].position(b).unwrap());
+    let d = ((pa[0] - pb[0]).powi(2) + (pa[1] - pb[1]).powi(2)).sqrt();
+    assert!(d > 0.98 * length && d <= 0.996 * length, "{d} of {length}");
+}
