@@ -75,7 +75,10 @@ impl App {
         self.session.frame(dt);
 
         let mut req = None;
-        egui::SidePanel::left("controls").resizable(false).exact_width(330.0).show(ctx, |ui| {
+        // Panels are not filled: the window's clear colour shows through (on software
+        // OpenGL every filled pixel costs; the canvas is cleared to the same colour).
+        let frame = egui::Frame::side_top_panel(&ctx.style()).fill(egui::Color32::TRANSPARENT);
+        egui::SidePanel::left("controls").resizable(false).exact_width(330.0).frame(frame).show(ctx, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 req = panels::scene_menu(ui, &self.session, &mut self.path);
                 ui.separator();
@@ -91,7 +94,10 @@ impl App {
                 panels::stats(ui, &self.session);
             });
         });
-        egui::TopBottomPanel::bottom("plots").resizable(false).show(ctx, |ui| panels::plots(ui, &self.session));
+        egui::TopBottomPanel::bottom("plots")
+            .resizable(false)
+            .frame(frame)
+            .show(ctx, |ui| panels::plots(ui, &self.session));
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ctx, |ui| {
             let full = ui.available_rect_before_wrap();
             let n = self.session.sims.len().max(1);
@@ -127,5 +133,9 @@ impl eframe::App for App {
     fn update(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.ui(ctx);
         ctx.request_repaint();
+    }
+
+    fn clear_color(&self, _visuals: &egui::Visuals) -> [f32; 4] {
+        view::BACKGROUND.to_normalized_gamma_f32()
     }
 }

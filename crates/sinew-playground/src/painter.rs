@@ -386,11 +386,24 @@ impl DebugDraw for EguiDraw {
     fn rope(&mut self, rope: &RopeStrand<'_>, style: &Style) {
         self.primitives += 1;
         let width = ((rope.radius * 2.0 * self.cam.scale) as f32).clamp(2.0, 8.0);
-        for (i, w) in rope.points.windows(2).enumerate() {
-            let c = rope.colors.get(i).copied().unwrap_or(style.color);
-            let (a, b) = (self.cam.project(w[0]), self.cam.project(w[1]));
-            let seg = Shape::line_segment([a.pos, b.pos], Stroke::new(width, color(c)));
-            self.push(0.5 * (a.depth + b.depth) + 1e-3, seg);
+        let n = rope.points.len();
+        if n < 2 {
+            return;
+        }
+        let colour = |i: usize| rope.colors.get(i).copied().unwrap_or(style.color);
+        // One polyline per run of segments of the same colour (the tension ramp has a few
+        // levels): far fewer shapes than one per segment.
+        let mut start = 0;
+        while start < n - 1 {
+            let c = colour(start);
+            let mut end = start + 1;
+            while end < n - 1 && colour(end) == c {
+                end += 1;
+            }
+            let pts: Vec<Pos2> = rope.points[start..=end].iter().map(|&p| self.px(p)).collect();
+            let depth = rope.points[start..=end].iter().map(|&p| self.cam.depth_of(p)).sum::<f64>() / pts.len() as f64;
+            self.push(depth + 1e-3, Shape::line(pts, Stroke::new(width, color(c))));
+            start = end;
         }
     }
 }

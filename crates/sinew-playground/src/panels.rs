@@ -207,6 +207,7 @@ pub fn plots(ui: &mut Ui, session: &Session) {
                     .allow_zoom(false)
                     .allow_scroll(false)
                     .show_x(false)
+                    .show_background(false)
                     .show(ui, |plot| plot.line(Line::new(name, PlotPoints::from(points))));
             });
         }

@@ -9,6 +9,9 @@ use crate::session::Session;
 use egui::{Color32, PointerButton, Pos2, Rect, Sense, Ui, Vec2};
 use sinew::debug_draw::{DebugDraw, DebugDrawOptions, FrameInfo};
 
+/// The canvas background: the colour the window is cleared to.
+pub const BACKGROUND: Color32 = Color32::from_rgb(0xf4, 0xf1, 0xea);
+
 /// How near (screen points) a press must be to a particle to take it.
 pub const PICK_RADIUS_PX: f64 = 18.0;
 
@@ -119,8 +122,9 @@ pub fn show(
     }
 
     // Paint.
+    // (The background is the window's clear colour, `BACKGROUND`: no full-canvas fill, which
+    // on software OpenGL costs a pass over every pixel.)
     let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 0.0, Color32::from_rgb(0xf4, 0xf1, 0xea));
     let mut draw = EguiDraw::new(cam);
     session.sims[index].draw(&mut draw, opts);
     painter.extend(draw.finish());
