@@ -13,9 +13,9 @@ pub fn load(path: &Path) -> Result<Box<dyn Simulation>, String> {
 }
 
 /// The showcase scenes (`scenes/showcase_2d.json`, `scenes/showcase_3d.json`) rendered to
-/// `out_dir` as an animated GIF and a PNG of the last frame each. Returns one line per
-/// file written (what [`render::render`] says about it).
-pub fn showcase(out_dir: &Path) -> Result<Vec<String>, String> {
+/// `out_dir` as an animated GIF and a PNG of the last frame each. Returns each file written
+/// with what [`render::render`] says about it.
+pub fn showcase(out_dir: &Path) -> Result<Vec<(PathBuf, String)>, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes");
     let mut written = Vec::new();
     for name in ["showcase_2d.json", "showcase_3d.json"] {
@@ -25,7 +25,8 @@ pub fn showcase(out_dir: &Path) -> Result<Vec<String>, String> {
             let out: PathBuf = out_dir.join(format!("{stem}.{ext}"));
             let opts = render::RenderOptions { frames: 240, every: 2, ..Default::default() };
             let mut sim = load(&path)?;
-            written.push(render::render(sim.as_mut(), &out, &opts)?);
+            let msg = render::render(sim.as_mut(), &out, &opts)?;
+            written.push((out, msg));
         }
     }
     Ok(written)

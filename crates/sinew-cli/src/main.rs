@@ -225,7 +225,7 @@ fn scene_substeps(path: &Path) -> u64 {
 fn showcase() -> Result<(), String> {
     let out_dir = PathBuf::from("out");
     println!("sinew: rendering the showcase scenes to files (the interactive playground is `cargo run --release`).");
-    for msg in sinew_cli::showcase(&out_dir)? {
+    for (_, msg) in sinew_cli::showcase(&out_dir)? {
         println!("  {msg}");
     }
     println!("Open the files under {}/ to see them. Run `sinew --help` for the CLI.", out_dir.display());

@@ -16,11 +16,10 @@ fn has_display() -> bool {
 fn headless(reason: &str) -> ExitCode {
     let out = Path::new("out");
     match sinew_cli::showcase(out) {
-        Ok(lines) => {
-            let files: Vec<&str> = lines.iter().filter_map(|l| l.split_whitespace().next()).collect();
+        Ok(written) => {
+            let files: Vec<String> = written.iter().map(|(path, _)| path.display().to_string()).collect();
             println!(
-                "sinew-playground: {reason}, so no window: rendered the showcase scenes headless to {}/ instead ({}).",
-                out.display(),
+                "sinew-playground: {reason}, so no window: rendered the showcase scenes headless instead, to {}.",
                 files.join(", ")
             );
             ExitCode::SUCCESS

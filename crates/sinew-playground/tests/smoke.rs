@@ -53,3 +53,25 @@ fn the_window_starts_under_xvfb_draws_and_changes_after_a_drag() {
         .count();
     assert!(changed > 2000, "the drag changed {changed} pixels of the canvas");
 }
+
+/// Without a display the playground renders the showcase scenes headless and says so in
+/// one line naming the files.
+#[test]
+fn without_a_display_it_renders_the_showcase_headless_and_says_so() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playground-headless");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sinew-playground"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout.lines().count(), 1, "one line: {stdout}");
+    assert!(stdout.contains("no display") && stdout.contains("out/showcase_3d.png"), "{stdout}");
+    for f in ["showcase_2d.gif", "showcase_2d.png", "showcase_3d.gif", "showcase_3d.png"] {
+        assert!(dir.join("out").join(f).exists(), "{f}");
+    }
+}
