@@ -230,7 +230,7 @@ impl Rng {
     }
 }
 
-/// 1000 random input events per scene through the real UI (five per frame): presses,
+/// 1000 random input events per scene through the real UI (ten per frame): presses,
 /// releases and moves anywhere below the scene menu (the canvas, the buttons, the sliders,
 /// the toggles, the plots), wheel turns and arrow keys. No panic, and every world stays
 /// finite. (The session-level fuzz in `tests/session.rs` runs 1000 actions per scene on
@@ -264,7 +264,7 @@ fn fuzz_the_ui_with_random_input_on_every_scene() {
                 }),
                 _ => h.input_mut().events.push(Event::PointerGone),
             }
-            if event % 5 == 4 {
+            if event % 10 == 9 {
                 h.step();
                 let s = &h.state().session;
                 assert_eq!(s.kind(), Some(kind), "{kind:?}: the scene stays");
