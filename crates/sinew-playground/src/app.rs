@@ -24,6 +24,8 @@ pub struct App {
     pub auto: Option<Auto>,
     /// Seconds per frame fed to the clock; `None`: egui's measured frame time.
     pub fixed_dt: Option<f64>,
+    /// Show the plots under the canvas.
+    pub show_plots: bool,
     /// Canvas rectangles of the last frame (one per world).
     pub canvases: Vec<Rect>,
 }
@@ -44,7 +46,16 @@ impl App {
         let mut draw = DebugDrawOptions::default();
         draw.contacts = false;
         draw.sleeping = false;
-        Self { session, views, draw, path: String::new(), auto: None, fixed_dt: None, canvases: Vec::new() }
+        Self {
+            session,
+            views,
+            draw,
+            path: String::new(),
+            auto: None,
+            fixed_dt: None,
+            show_plots: true,
+            canvases: Vec::new(),
+        }
     }
 
     /// Replaces the session (a scene change), keeping the draw options.
@@ -90,14 +101,17 @@ impl App {
                 panels::scene_controls(ui, &mut self.session);
                 ui.separator();
                 panels::draw_toggles(ui, &mut self.draw);
+                ui.checkbox(&mut self.show_plots, "plots");
                 ui.separator();
                 panels::stats(ui, &self.session);
             });
         });
-        egui::TopBottomPanel::bottom("plots")
-            .resizable(false)
-            .frame(frame)
-            .show(ctx, |ui| panels::plots(ui, &self.session));
+        if self.show_plots {
+            egui::TopBottomPanel::bottom("plots")
+                .resizable(false)
+                .frame(frame)
+                .show(ctx, |ui| panels::plots(ui, &self.session));
+        }
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ctx, |ui| {
             let full = ui.available_rect_before_wrap();
             let n = self.session.sims.len().max(1);

@@ -10,7 +10,7 @@
 //! - `dragmid=X1,Y1,N`: the same from wherever the middle free particle (of a rope: its
 //!   middle) is on screen, as a user pointing at it; `holdmid=X1,Y1,N` the same without
 //!   letting go (for a screenshot of the held body);
-//! - `punch`: the Punch button;
+//! - `punch`: the Punch button; `noplots`: hide the plots;
 //! - `shot=PATH`: save the window as a PNG (eframe's screenshot command);
 //! - `bench=SECONDS,PATH`: measure real frame times for SECONDS and write their median,
 //!   mean, 95th percentile and count to PATH;
@@ -33,6 +33,7 @@ enum Cmd {
     Drag { from: [f32; 2], to: [f32; 2], frames: u32 },
     DragMiddle { to: [f32; 2], frames: u32, release: bool },
     Punch,
+    NoPlots,
     Shot(PathBuf),
     Bench { seconds: f64, out: PathBuf },
     Quit,
@@ -96,6 +97,7 @@ impl Auto {
                     _ => return Err(format!("{part}: expected X1,Y1,N")),
                 },
                 "punch" => Cmd::Punch,
+                "noplots" => Cmd::NoPlots,
                 "shot" => Cmd::Shot(PathBuf::from(arg)),
                 "bench" => {
                     let (s, out) = arg.split_once(',').ok_or_else(|| format!("{part}: expected SECONDS,PATH"))?;
@@ -153,6 +155,10 @@ impl Auto {
             Cmd::DragMiddle { to, frames, release } => self.drag(app, None, to, n, frames, release),
             Cmd::Punch => {
                 app.session.punch(None, None);
+                true
+            }
+            Cmd::NoPlots => {
+                app.show_plots = false;
                 true
             }
             Cmd::Shot(ref path) => {

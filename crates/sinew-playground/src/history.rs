@@ -56,11 +56,18 @@ impl History {
         self.samples.len()
     }
 
-    /// `[frame, value]` points of one quantity, oldest first.
+    /// `[frame, value]` points of one quantity, oldest first, at most `max_points` of
+    /// them: each the largest value of its run of samples (so spikes stay visible).
     #[must_use]
-    pub fn series(&self, f: impl Fn(&Sample) -> f64) -> Vec<[f64; 2]> {
+    pub fn series(&self, f: impl Fn(&Sample) -> f64, max_points: usize) -> Vec<[f64; 2]> {
         let first = self.frames - self.samples.len() as u64;
-        (self.samples.iter().enumerate()).map(|(i, s)| [(first + i as u64) as f64, f(s)]).collect()
+        let run = self.samples.len().div_ceil(max_points.max(1)).max(1);
+        let points: Vec<[f64; 2]> =
+            (self.samples.iter().enumerate()).map(|(i, s)| [(first + i as u64) as f64, f(s)]).collect();
+        points
+            .chunks(run)
+            .map(|c| c.iter().copied().fold([c[0][0], f64::NEG_INFINITY], |m, p| [m[0], m[1].max(p[1])]))
+            .collect()
     }
 
     /// Median of one quantity over the kept samples (0 when empty).

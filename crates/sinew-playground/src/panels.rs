@@ -187,15 +187,19 @@ pub fn stats(ui: &mut Ui, session: &Session) {
     }
 }
 
-/// Energy, worst constraint error and frame time over the last 10 s.
+/// Points per plotted line: on software OpenGL the plots were most of a frame's cost.
+const PLOT_POINTS: usize = 120;
+
+/// Energy, worst constraint error and frame time over the last 10 s (each point the
+/// largest of its run of frames).
 pub fn plots(ui: &mut Ui, session: &Session) {
     let h = &session.history;
     let width = (ui.available_width() / 3.0 - 8.0).max(80.0);
     ui.horizontal(|ui| {
         let series: [(&str, Vec<[f64; 2]>); 3] = [
-            ("energy (J)", h.series(|s| s.energy)),
-            ("worst constraint error (%)", h.series(|s| s.worst_error * 100.0)),
-            ("frame time (ms)", h.series(|s| s.frame_ms)),
+            ("energy (J)", h.series(|s| s.energy, PLOT_POINTS)),
+            ("worst constraint error (%)", h.series(|s| s.worst_error * 100.0, PLOT_POINTS)),
+            ("frame time (ms)", h.series(|s| s.frame_ms, PLOT_POINTS)),
         ];
         for (name, points) in series {
             ui.vertical(|ui| {
@@ -208,6 +212,7 @@ pub fn plots(ui: &mut Ui, session: &Session) {
                     .allow_scroll(false)
                     .show_x(false)
                     .show_background(false)
+                    .show_grid(false)
                     .show(ui, |plot| plot.line(Line::new(name, PlotPoints::from(points))));
             });
         }
