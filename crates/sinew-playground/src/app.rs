@@ -58,9 +58,12 @@ impl App {
         }
     }
 
-    /// Replaces the session (a scene change), keeping the draw options.
+    /// Replaces the session (a scene change), keeping the draw options (the stress scene
+    /// starts without particles: thousands of discs cost more to draw than to step, and
+    /// its ragdolls read better as stick figures).
     pub fn set_session(&mut self, session: Session) {
         self.views = vec![ViewState::default(); session.sims.len()];
+        self.draw.particles = session.kind() != Some(SceneKind::Stress);
         self.session = session;
     }
 
