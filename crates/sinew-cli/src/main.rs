@@ -10,9 +10,8 @@
 //! Every error is one line on stderr naming the file and the path of the offending value
 //! in it, with a non-zero exit status; the command never panics on bad input.
 
-mod render;
-
 use clap::{Parser, Subcommand};
+use sinew_cli::{load, render};
 use sinew_scene::Simulation;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -133,10 +132,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn load(path: &Path) -> Result<Box<dyn Simulation>, String> {
-    sinew_scene::load_file(path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 fn simulate(path: &Path, frames: u64, every: u64) -> Result<(), String> {
     if every == 0 {
         return Err("--every must be at least 1".into());
@@ -226,29 +221,12 @@ fn scene_substeps(path: &Path) -> u64 {
         .map_or(8, |n| n.max(1) as u64)
 }
 
-/// `cargo run --release` with no arguments: render the showcase scenes to files.
+/// `sinew` with no arguments: render the showcase scenes to files.
 fn showcase() -> Result<(), String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes");
     let out_dir = PathBuf::from("out");
-    let scenes = ["showcase_2d.json", "showcase_3d.json"];
-    println!("sinew: no display playground in this build; rendering the showcase scenes to files.");
-    for name in scenes {
-        let path = root.join(name);
-        let mut sim = load(&path)?;
-        let stem = name.trim_end_matches(".json");
-        for ext in ["gif", "png"] {
-            let out = out_dir.join(format!("{stem}.{ext}"));
-            let opts = render::RenderOptions { frames: 240, every: 2, ..Default::default() };
-            let mut fresh;
-            let sim_ref: &mut dyn Simulation = if ext == "gif" {
-                sim.as_mut()
-            } else {
-                fresh = load(&path)?;
-                fresh.as_mut()
-            };
-            let msg = render::render(sim_ref, &out, &opts)?;
-            println!("  {msg}");
-        }
+    println!("sinew: rendering the showcase scenes to files (the interactive playground is `cargo run --release`).");
+    for (_, msg) in sinew_cli::showcase(&out_dir)? {
+        println!("  {msg}");
     }
     println!("Open the files under {}/ to see them. Run `sinew --help` for the CLI.", out_dir.display());
     Ok(())
