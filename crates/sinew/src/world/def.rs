@@ -51,6 +51,11 @@ pub struct WorldDef<S: Space> {
     /// fighting-game ragdolls, not for a crowd (a 1000-ragdoll rain: ~14 ms a frame
     /// against ~2 ms).
     pub impact_passes: u32,
+    /// Solve every tree-shaped group of rigid distances (a ragdoll's bones, small loops
+    /// such as its torso included) exactly each substep, and again after the contacts
+    /// for the groups a contact pushed (see [`crate::constraint::tree`]); off, every link
+    /// is a Gauss–Seidel projection. Default on.
+    pub tree_solve: bool,
 }
 
 impl<S: Space> Default for WorldDef<S> {
@@ -69,13 +74,14 @@ impl<S: Space> Default for WorldDef<S> {
             max_time_step: RealOf::<S>::from_ratio(1, 10),
             plane_reuse: RealOf::<S>::from_ratio(5, 1000),
             impact_passes: 0,
+            tree_solve: true,
         }
     }
 }
 
 saved_state!(impl[S: Space] WorldDef<S> {
     gravity, substeps, iterations, damping, friction, static_friction, restitution, constraint_order, max_time_step,
-    plane_reuse, impact_passes,
+    plane_reuse, impact_passes, tree_solve,
 });
 
 impl<S: Space> WorldDef<S> {
@@ -143,6 +149,13 @@ impl<S: Space> WorldDef<S> {
     #[must_use]
     pub fn impact_passes(mut self, impact_passes: u32) -> Self {
         self.impact_passes = impact_passes;
+        self
+    }
+
+    /// Turns the exact tree solve of rigid distances on or off.
+    #[must_use]
+    pub fn tree_solve(mut self, on: bool) -> Self {
+        self.tree_solve = on;
         self
     }
 

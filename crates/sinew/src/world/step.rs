@@ -283,8 +283,11 @@ impl<S: Space> World<S> {
             st.anchors.release(k as usize, st.particles.pos[k as usize]);
         }
         let d = &mut self.derived;
+        // The trees' shape depends on which particles are pinned (asleep ones too).
+        d.order.dirty |= d.order.trees.pins_changed(&st.particles);
         if d.order.dirty {
-            d.order.build::<S>(st.def.constraint_order, n, &st.distances, &st.limits);
+            let how = (st.def.constraint_order, st.def.tree_solve);
+            d.order.build(how, &st.particles, &st.distances, &st.limits);
             if st.def.impact_passes > 0 {
                 d.groups.rebuild::<S>(n, &st.distances, &st.limits);
             } else {
@@ -293,6 +296,7 @@ impl<S: Space> World<S> {
         }
         // All links rigid (a crowd of ragdolls): the rows take their denominators straight
         // from the particles; else every link is prepared and projected on its own.
+        d.order.trees.prepare(&st.particles);
         sc.distances_rigid = d.order.link_rows.fill(&st.distances, &st.particles);
         if !sc.distances_rigid {
             for c in st.distances.values_mut() {
@@ -395,6 +399,21 @@ impl<S: Space> World<S> {
         let (ps, sc) = (&mut self.state.particles, &mut self.scratch);
         solve_contacts(ps, &mut sc.contacts, h);
         solve_edge_contacts(ps, &mut sc.edge_contacts);
+        // The bones of the trees a contact pushed, back to their lengths.
+        let trees = &mut self.derived.order.trees;
+        if !trees.is_empty() {
+            let zero = RealOf::<S>::ZERO;
+            trees.pushed.clear();
+            trees.pushed.extend(sc.contacts.iter().filter(|c| c.dn > zero).map(|c| {
+                // Held by static friction (as the contact solve decides it): heavy in
+                // every direction; else along the normal only.
+                let k = c.particle as usize;
+                let d = ps.pos[k] - ps.prev[k];
+                let t = d - c.normal * c.normal.dot(d);
+                (c.particle, c.normal, c.mu_s > zero && t.length_squared() <= (c.mu_s * c.dn).sq())
+            }));
+            trees.solve_after_contacts(ps);
+        }
     }
 
     /// The links' multipliers at the last substep, then the impact passes.
@@ -404,6 +423,9 @@ impl<S: Space> World<S> {
             // The links' multipliers: the last substep's, for the force readouts (the
             // impact passes take those of the groups they re-project).
             d.order.link_rows.store_lambdas(&mut st.distances);
+        }
+        if last {
+            d.order.trees.store_lambdas(&mut st.distances);
         }
         if st.def.impact_passes == 0 || d.groups.of.is_empty() {
             return;
