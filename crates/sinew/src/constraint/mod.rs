@@ -58,7 +58,7 @@ pub(crate) mod order;
 pub(crate) mod sweep;
 mod swing_twist_limit;
 mod tether;
-pub(crate) mod tree;
+pub mod tree;
 
 pub use angle_limit::{AngleLimit, AngleLimitDef};
 pub use attachment::{Attachment, AttachmentDef, AttachmentHandle};

@@ -42,7 +42,7 @@
 //! **Loops.** Ragdoll torsos are rigid triangles and tetrahedra, not trees. The graph is
 //! cut into its *blocks* (biconnected components, found by Tarjan's algorithm): a
 //! block-cut tree whose blocks are either single links (bridges) or small loops. A loop
-//! with `m ≤` [`MAX_BLOCK_ROWS`] links is one node of the elimination: with its members'
+//! with `m ≤` `MAX_BLOCK_ROWS` links is one node of the elimination: with its members'
 //! `K_q`, its rows give the dense `m × m` system `S = Σ_q J_q K_q J_qᵀ`, factored by `LDLᵀ`
 //! (a pivot below `Real::GEOMETRIC_EPSILON` of its diagonal — 10⁻⁶ in fixed point — marks
 //! a row dependent on the others — a
@@ -59,19 +59,35 @@
 //! plan is rebuilt when which particles are pinned changes.
 //!
 //! **Newton.** The linearised solve is repeated — re-linearised where it landed — until
-//! every link is within 10⁻⁴ of its length or [`MAX_NEWTON`] steps have run (then, for a
+//! every link is within 10⁻⁴ of its length or `MAX_NEWTON` steps have run (then, for a
 //! loop folded through itself, which satisfies all its rows but a dropped dependent one,
-//! its links are projected [`FOLD_PASSES`] times, as without the trees); a group already within 10⁻⁶ is
+//! its links are projected `FOLD_PASSES` times, as without the trees); a group already within 10⁻⁶ is
 //! left alone (a body in free fall costs one measurement).
 //! Multipliers accumulate as in XPBD (`λ/h²` is each link's tension) and internal forces
 //! come in equal and opposite pairs, so momentum is conserved to rounding.
 //!
+//! **In the step.** The world (`WorldDef::tree_solve`, on by default) solves the groups
+//! that carry a joint limit — ragdolls — after the joint limits in each constraint
+//! iteration (a limit's projection turns bones; the solve takes them back to length). A
+//! chain of bare distances is left to the projections: the solve moves particles resting
+//! on a surface along it, beyond what their friction allows (a chain bridging two boxes
+//! slid off them).
+//!
 //! **After contacts.** Contacts are projected after the bones, so a particle pushed out
-//! of a wall leaves its bones short for the substep. [`TreeSolver::solve_after_contacts`]
+//! of a wall leaves its bones short for the substep. `TreeSolver::solve_after_contacts`
 //! solves the struck groups again with each pushed particle heavier along its contact
-//! normal (`M_q = m_q (I + κ n nᵀ)`, `κ =` [`CONTACT_HEAVY`]): the bones come back to
-//! their lengths by moving the rest of the body and sliding the contact along its surface,
-//! and the contact gives back at most `1/κ` of the correction.
+//! normal (`M_q = m_q (I + κ n nᵀ)`, `κ = CONTACT_HEAVY` = 10⁴), or in every direction
+//! (`M_q = m_q (1 + κ) I`) when static friction holds it — its motion in the substep along
+//! the surface within `μ_s` times its push, as the contact solve decides; without that a
+//! resting body crept and trembled. The bones come back to their lengths by moving the
+//! rest of the body (and sliding the sliding contacts), and a contact gives back at most
+//! `1/κ` of the correction. Not exact: the joint limits are not in this solve (they
+//! overshoot 10–20° on a hard impact's frames) and a particle that had no contact this
+//! substep may be moved into a surface until the next.
+//!
+//! Measured (`tests/suite/ragdoll_tree.rs`, `examples/ragdoll_impact.rs`): every bone of
+//! `humanoid16` within 0.01 % through 10 m/s wall throws and 5 m drops at 4 and 8
+//! substeps, `humanoid3d` at 8.
 
 use super::Distance;
 use super::groups::{find, join};
