@@ -347,25 +347,41 @@ impl<S: Space> TreeSolver<S> {
             }
         }
         let mover = |a: usize, b: usize| if pinned(a) { b } else { a };
+        // Links grouped (counting sort, stable: groups by first link, links in slot order).
         let mut group_of_root = vec![u32::MAX; slots];
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for (i, &(_, a, b, _)) in links.iter().enumerate() {
+        let mut group_of_link = Vec::with_capacity(links.len());
+        let mut at: Vec<u32> = vec![0];
+        for &(_, a, b, _) in &links {
             let root = find(&mut parent, mover(a, b) as u32) as usize;
             if group_of_root[root] == u32::MAX {
-                group_of_root[root] = groups.len() as u32;
-                groups.push(Vec::new());
+                group_of_root[root] = at.len() as u32 - 1;
+                at.push(0);
             }
-            groups[group_of_root[root] as usize].push(i);
+            let g = group_of_root[root] as usize;
+            at[g + 1] += 1;
+            group_of_link.push(g);
+        }
+        for g in 1..at.len() {
+            at[g] += at[g - 1];
+        }
+        let mut fill = at.clone();
+        let mut sorted = vec![0usize; links.len()];
+        for (i, &g) in group_of_link.iter().enumerate() {
+            sorted[fill[g] as usize] = i;
+            fill[g] += 1;
         }
         let mut planner = Planner::default();
-        for g in &groups {
+        let mut edges: Vec<(u32, usize, usize, RealOf<S>)> = Vec::new();
+        for g in at.windows(2) {
+            let group = &sorted[g[0] as usize..g[1] as usize];
             if let Some(limited) = limited {
                 let has = |k: usize| limited.get(k).copied().unwrap_or(false);
-                if !g.iter().any(|&i| has(links[i].1) || has(links[i].2)) {
+                if !group.iter().any(|&i| has(links[i].1) || has(links[i].2)) {
                     continue;
                 }
             }
-            let edges: Vec<(u32, usize, usize, RealOf<S>)> = g.iter().map(|&i| links[i]).collect();
+            edges.clear();
+            edges.extend(group.iter().map(|&i| links[i]));
             self.add_piece(&mut planner, &edges, &pinned);
         }
         let nodes = self.node_slot.len();
@@ -402,7 +418,8 @@ impl<S: Space> TreeSolver<S> {
         pinned: &impl Fn(usize) -> bool,
     ) {
         // Local vertices: 0 is the ground, then the movable particles by first appearance.
-        let mut local: Vec<usize> = Vec::new();
+        let mut local = core::mem::take(&mut planner.local);
+        local.clear();
         let local_of = &mut planner.local_of;
         let mut index = |k: usize| -> u32 {
             if pinned(k) {
@@ -417,28 +434,46 @@ impl<S: Space> TreeSolver<S> {
             }
             local_of[k]
         };
-        let ends: Vec<(u32, u32)> = edges.iter().map(|&(_, a, b, _)| (index(a), index(b))).collect();
+        let mut ends = core::mem::take(&mut planner.ends);
+        ends.clear();
+        ends.extend(edges.iter().map(|&(_, a, b, _)| (index(a), index(b))));
         for &k in &local {
             planner.local_of[k] = 0;
         }
         let grounded = ends.iter().any(|&(a, b)| a == 0 || b == 0);
         let root = if grounded { 0 } else { 1 };
-        let Some(blocks) = planner.blocks(local.len() + 1, &ends, root) else { return };
-        if blocks.iter().any(|(_, e)| e.len() > MAX_BLOCK_ROWS) {
-            return;
+        let connected = planner.blocks(local.len() + 1, &ends, root);
+        let blocks = core::mem::take(&mut planner.out);
+        let fits = blocks.iter().all(|&(_, e0, e1)| (e1 - e0) as usize <= MAX_BLOCK_ROWS);
+        if connected && fits {
+            self.plan_piece(&local, edges, &ends, (&blocks, &planner.out_edges), root);
         }
+        (planner.local, planner.ends, planner.out) = (local, ends, blocks);
+    }
+
+    /// Appends a planned piece: its nodes, rows and blocks (`(root vertex, edge range)`
+    /// into `block_edges`, in elimination order).
+    fn plan_piece(
+        &mut self,
+        local: &[usize],
+        edges: &[(u32, usize, usize, RealOf<S>)],
+        ends: &[(u32, u32)],
+        (blocks, block_edges): (&[(u32, u32, u32)], &[u32]),
+        root: u32,
+    ) {
         let base = self.node_slot.len() as u32;
         let node = |v: u32| if v == 0 { GROUND } else { base + v - 1 };
-        for &k in &local {
+        for &k in local {
             self.node_of[k] = self.node_slot.len() as u32;
             self.node_slot.push(k as u32);
             self.node_inner.push(false);
         }
         let (r0, b0) = (self.rows.len() as u32, self.blocks.len() as u32);
-        for (u, block_edges) in &blocks {
+        for &(u, e0, e1) in blocks {
+            let u = &u;
             let rows0 = self.rows.len() as u32;
             let members0 = self.members.len() as u32;
-            for &e in block_edges {
+            for &e in &block_edges[e0 as usize..e1 as usize] {
                 let (slot, a, b, rest) = edges[e as usize];
                 let (na, nb) = (node(ends[e as usize].0), node(ends[e as usize].1));
                 self.rows.push(Row { slot, pa: a as u32, pb: b as u32, na, nb, rest });
@@ -803,20 +838,26 @@ impl<S: Space> TreeSolver<S> {
 struct Planner {
     /// Per particle slot: its local vertex while a piece is planned (0: none yet).
     local_of: Vec<u32>,
+    /// The piece's particles and its edges' local ends.
+    local: Vec<usize>,
+    ends: Vec<(u32, u32)>,
+    /// The blocks found: `(root vertex, range in out_edges)`, and their edges.
+    out: Vec<(u32, u32, u32)>,
+    out_edges: Vec<u32>,
     disc: Vec<u32>,
     low: Vec<u32>,
     adj_at: Vec<u32>,
     adj: Vec<(u32, u32)>,
+    fill: Vec<u32>,
     stack: Vec<(u32, u32, u32)>,
     edges: Vec<u32>,
 }
 
 impl Planner {
     /// The blocks of a connected graph of `n` vertices and `ends` edges, depth first from
-    /// `root`: `(the block's root vertex, its edges)`, every block after the blocks below
-    /// it. `None` if the graph is not connected.
-    #[allow(clippy::type_complexity)]
-    fn blocks(&mut self, n: usize, ends: &[(u32, u32)], root: u32) -> Option<Vec<(u32, Vec<u32>)>> {
+    /// `root`, into `out` (`(the block's root vertex, its edges' range in out_edges)`),
+    /// every block after the blocks below it. False if the graph is not connected.
+    fn blocks(&mut self, n: usize, ends: &[(u32, u32)], root: u32) -> bool {
         self.adj_at.clear();
         self.adj_at.resize(n + 1, 0);
         for &(a, b) in ends {
@@ -826,7 +867,9 @@ impl Planner {
         for v in 0..n {
             self.adj_at[v + 1] += self.adj_at[v];
         }
-        let mut fill = self.adj_at.clone();
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.adj_at);
+        let fill = &mut self.fill;
         self.adj.clear();
         self.adj.resize(2 * ends.len(), (0, 0));
         for (e, &(a, b)) in ends.iter().enumerate() {
@@ -845,7 +888,8 @@ impl Planner {
             // No ground vertex in this graph.
             self.disc[0] = u32::MAX;
         }
-        let mut out = Vec::new();
+        self.out.clear();
+        self.out_edges.clear();
         let mut time = 1u32;
         self.disc[root as usize] = time;
         self.low[root as usize] = time;
@@ -878,18 +922,18 @@ impl Planner {
             let ui = u as usize;
             self.low[ui] = self.low[ui].min(self.low[vi]);
             if self.low[vi] >= self.disc[ui] {
-                let mut block = Vec::new();
+                let e0 = self.out_edges.len();
                 while let Some(e) = self.edges.pop() {
-                    block.push(e);
+                    self.out_edges.push(e);
                     if e == pe {
                         break;
                     }
                 }
-                block.reverse();
-                out.push((u, block));
+                self.out_edges[e0..].reverse();
+                self.out.push((u, e0 as u32, self.out_edges.len() as u32));
             }
         }
-        self.disc.iter().all(|&d| d > 0).then_some(out)
+        self.disc.iter().all(|&d| d > 0)
     }
 }
 
