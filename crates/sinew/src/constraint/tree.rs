@@ -275,6 +275,8 @@ pub(crate) struct TreeSolver<S: Space> {
     /// The particles contacts pushed this substep: `(slot, normal, held by static
     /// friction)`, filled by the world before [`solve_after_contacts`](Self::solve_after_contacts).
     pub pushed: Vec<(u32, VecOf<S>, bool)>,
+    /// Per piece: asleep this step (every particle immovable), not solved.
+    asleep: Vec<bool>,
     /// Pieces struck by a contact this substep.
     struck: Vec<bool>,
     /// Newton steps taken since the counter was last read (tests and benchmarks).
@@ -500,6 +502,7 @@ impl<S: Space> TreeSolver<S> {
     }
 
     /// The masses of the step (`w` and `1/w` per node).
+    /// A piece is asleep (skipped) when all its particles are immovable this step.
     pub(crate) fn prepare(&mut self, ps: &ParticleSet<S>) {
         let zero = RealOf::<S>::ZERO;
         for (i, &k) in self.node_slot.iter().enumerate() {
@@ -507,6 +510,10 @@ impl<S: Space> TreeSolver<S> {
             self.w[i] = w;
             self.m[i] = if w > zero { RealOf::<S>::ONE / w } else { zero };
         }
+        self.asleep.clear();
+        let w = &self.w;
+        self.asleep
+            .extend(self.pieces.iter().map(|p| w[p.nodes.0 as usize..p.nodes.1 as usize].iter().all(|&w| w == zero)));
     }
 
     /// Solves every tree; `first`: the substep's first iteration (multipliers restart).
@@ -515,7 +522,9 @@ impl<S: Space> TreeSolver<S> {
             self.lambda.iter_mut().for_each(|l| *l = RealOf::<S>::ZERO);
         }
         for i in 0..self.pieces.len() {
-            self.solve_piece(ps, i);
+            if !self.asleep[i] {
+                self.solve_piece(ps, i);
+            }
         }
     }
 
@@ -543,7 +552,9 @@ impl<S: Space> TreeSolver<S> {
         for i in 0..self.pieces.len() {
             if self.struck[i] {
                 self.struck[i] = false;
-                self.solve_piece(ps, i);
+                if !self.asleep[i] {
+                    self.solve_piece(ps, i);
+                }
                 let (n0, n1) = self.pieces[i].nodes;
                 self.heavy[n0 as usize..n1 as usize].iter_mut().for_each(|h| *h = VecOf::<S>::ZERO);
                 self.stick[n0 as usize..n1 as usize].iter_mut().for_each(|h| *h = false);

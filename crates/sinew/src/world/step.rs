@@ -276,14 +276,9 @@ impl<S: Space> World<S> {
         let n = st.particles.pos.len();
         crate::rope::solve::particle_flags(&st.ropes, n, &mut pr.sleeping, &mut pr.extra_reach);
         crate::sleep::mark_sleeping_groups(&st.sleep_groups, &mut pr.sleeping);
-        pr.prepare(&mut st.particles, st.def.gravity, ctx.h);
-        // No contacts this step for a particle that is not dynamic and colliding: its
-        // anchor is where the step starts, and none is kept.
-        for &k in &pr.released {
-            st.anchors.release(k as usize, st.particles.pos[k as usize]);
-        }
+        // The trees' shape depends on which particles are pinned (read before sleeping
+        // particles are made immovable for the step: sleep does not reshape a tree).
         let d = &mut self.derived;
-        // The trees' shape depends on which particles are pinned (asleep ones too).
         d.order.dirty |= d.order.trees.pins_changed(&st.particles);
         if d.order.dirty {
             let how = (st.def.constraint_order, st.def.tree_solve);
@@ -294,8 +289,15 @@ impl<S: Space> World<S> {
                 d.groups = Default::default();
             }
         }
+        pr.prepare(&mut st.particles, st.def.gravity, ctx.h);
+        // No contacts this step for a particle that is not dynamic and colliding: its
+        // anchor is where the step starts, and none is kept.
+        for &k in &pr.released {
+            st.anchors.release(k as usize, st.particles.pos[k as usize]);
+        }
         // All links rigid (a crowd of ragdolls): the rows take their denominators straight
         // from the particles; else every link is prepared and projected on its own.
+        let d = &mut self.derived;
         d.order.trees.prepare(&st.particles);
         sc.distances_rigid = d.order.link_rows.fill(&st.distances, &st.particles);
         if !sc.distances_rigid {
