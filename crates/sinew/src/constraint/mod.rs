@@ -50,6 +50,7 @@
 mod angle_limit;
 mod attachment;
 mod bending;
+pub(crate) mod blocks;
 mod distance;
 pub(crate) mod group_solve;
 pub(crate) mod groups;
