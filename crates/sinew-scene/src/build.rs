@@ -217,6 +217,9 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
         }
         def.impact_passes = n as u32;
     }
+    if let Some(on) = spec.tree_solve {
+        def.tree_solve = on;
+    }
     if let Some(d) = spec.plane_reuse {
         def.plane_reuse = real::<S>(non_negative("plane_reuse", d)?);
     }

@@ -21,6 +21,9 @@ pub trait SceneSpace: RigSpace<Real: SceneReal> {
         out: &mut Vec<SceneRagdoll>,
         muscles: &mut Vec<sinew::MuscleRagdollHandle<Self>>,
     ) -> Result<(), SceneError>;
+    /// The rotation a ragdoll is spawned with: `angle` in 2D, `rotation` in 3D (the other
+    /// dimension's key is an error naming its path).
+    fn ragdoll_rotation(path: &str, r: &crate::spec::RagdollSpec) -> Result<sinew::RotOf<Self>, SceneError>;
     /// Builds the collider for a shape key.
     fn collider_def(path: &str, kind: &str, s: &ShapeSpec) -> Result<ColliderDef<Self>, SceneError>;
     /// Adds the joint limits of this dimension (and rejects those of the other).
@@ -29,6 +32,22 @@ pub trait SceneSpace: RigSpace<Real: SceneReal> {
         world: &mut World<Self>,
         handles: &[ParticleHandle],
     ) -> Result<(), SceneError>;
+}
+
+/// The quaternion `[x, y, z, w]` at `{path}.rotation` (normalised), the identity if absent.
+fn quaternion<R: Real>(path: &str, q: Option<&[f64]>) -> Result<Quat<R>, SceneError> {
+    let Some(q) = q else { return Ok(Quat::IDENTITY) };
+    let rp = format!("{path}.rotation");
+    if q.len() != 4 {
+        return Err(err(&rp, format!("must be a quaternion [x, y, z, w], found {} numbers", q.len())));
+    }
+    for (i, c) in q.iter().enumerate() {
+        finite(&format!("{rp}[{i}]"), *c)?;
+    }
+    if q.iter().map(|c| c * c).sum::<f64>() < 1e-12 {
+        return Err(err(&rp, "must not be a zero quaternion"));
+    }
+    Ok(Quat::from_xyzw(R::from_f64(q[0]), R::from_f64(q[1]), R::from_f64(q[2]), R::from_f64(q[3])))
 }
 
 fn wrong_dim(path: &str, kind: &str, dim: usize) -> SceneError {
@@ -85,15 +104,16 @@ fn spawn_ragdoll<S: SceneSpace>(
         None => sinew::VecOf::<S>::ZERO,
     };
     let scale = S::Real::from_f64(scale);
+    let rot = S::ragdoll_rotation(path, r)?;
     let state = match pose {
         Some(p) => {
-            let pose = p.transformed(origin, sinew::RotOf::<S>::IDENTITY, scale);
+            let pose = p.transformed(origin, rot, scale);
             let n = pose.len();
             let mut st = SpawnDef::at_rest(pose).with_scale(scale);
             st.velocities = vec![velocity; n];
             st
         }
-        None => SpawnDef::from_rig(rig, origin, sinew::RotOf::<S>::IDENTITY, scale, velocity),
+        None => SpawnDef::from_rig(rig, origin, rot, scale, velocity),
     };
     let e = |e: sinew::SinewError| err(path, e.to_string());
     let hit = match &r.impulse {
@@ -183,6 +203,14 @@ impl<R: SceneReal> SceneSpace for Space2<R> {
         Ok(())
     }
 
+    fn ragdoll_rotation(path: &str, r: &crate::spec::RagdollSpec) -> Result<Rot2<R>, SceneError> {
+        if r.rotation.is_some() {
+            return Err(err(format!("{path}.rotation"), "2D ragdolls take `angle` (radians)"));
+        }
+        let angle = finite(&format!("{path}.angle"), r.angle.unwrap_or(0.0))?;
+        Ok(Rot2::from_angle(R::from_f64(angle)))
+    }
+
     fn collider_def(path: &str, kind: &str, s: &ShapeSpec) -> Result<ColliderDef<Self>, SceneError> {
         if let Some(d) = common_shape::<Self>(path, kind, s)? {
             if kind == "sphere" {
@@ -263,6 +291,13 @@ impl<R: SceneReal> SceneSpace for Space3<R> {
         Ok(())
     }
 
+    fn ragdoll_rotation(path: &str, r: &crate::spec::RagdollSpec) -> Result<Quat<R>, SceneError> {
+        if r.angle.is_some() {
+            return Err(err(format!("{path}.angle"), "3D ragdolls take `rotation` as a quaternion [x, y, z, w]"));
+        }
+        quaternion::<R>(path, r.rotation.as_deref())
+    }
+
     fn collider_def(path: &str, kind: &str, s: &ShapeSpec) -> Result<ColliderDef<Self>, SceneError> {
         if let Some(d) = common_shape::<Self>(path, kind, s)? {
             if kind == "circle" {
@@ -273,22 +308,7 @@ impl<R: SceneReal> SceneSpace for Space3<R> {
         if s.angle.is_some() {
             return Err(err(format!("{path}.angle"), "3D shapes take `rotation` as a quaternion [x, y, z, w]"));
         }
-        let rot = match &s.rotation {
-            Some(q) => {
-                let rp = format!("{path}.rotation");
-                if q.len() != 4 {
-                    return Err(err(&rp, format!("must be a quaternion [x, y, z, w], found {} numbers", q.len())));
-                }
-                for (i, c) in q.iter().enumerate() {
-                    finite(&format!("{rp}[{i}]"), *c)?;
-                }
-                if q.iter().map(|c| c * c).sum::<f64>() < 1e-12 {
-                    return Err(err(&rp, "must not be a zero quaternion"));
-                }
-                Quat::from_xyzw(R::from_f64(q[0]), R::from_f64(q[1]), R::from_f64(q[2]), R::from_f64(q[3]))
-            }
-            None => Quat::IDENTITY,
-        };
+        let rot = quaternion::<R>(path, s.rotation.as_deref())?;
         match kind {
             "box" => cuboid_def::<Self>(path, s, rot),
             "hull" => convex_def::<Self>(path, s, rot),

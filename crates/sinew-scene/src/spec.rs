@@ -48,6 +48,10 @@ pub struct SceneSpec {
     /// Impact passes per substep (`WorldDef::impact_passes`); default 0.
     #[serde(default)]
     pub impact_passes: Option<i64>,
+    /// Exact tree solve of ragdolls' bones (`WorldDef::tree_solve`); default true in 2D,
+    /// false in 3D.
+    #[serde(default)]
+    pub tree_solve: Option<bool>,
     /// Particles.
     #[serde(default)]
     pub particles: Vec<ParticleSpec>,
@@ -442,6 +446,14 @@ pub struct RagdollSpec {
     /// Size multiplier; default 1.
     #[serde(default)]
     pub scale: Option<f64>,
+    /// 2D: the rig turned by this angle (radians, counter-clockwise) about its origin,
+    /// e.g. `1.5708` to drop a figure lying flat. Default 0.
+    #[serde(default)]
+    pub angle: Option<f64>,
+    /// 3D: the rig turned by this quaternion `[x, y, z, w]` (normalised) about its origin.
+    /// Default the identity.
+    #[serde(default)]
+    pub rotation: Option<Vec<f64>>,
     /// Initial velocity of every node (m/s).
     #[serde(default)]
     pub velocity: Option<Vec<f64>>,

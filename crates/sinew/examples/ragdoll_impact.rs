@@ -12,6 +12,10 @@
 //! substeps and impact passes; a third does the same for the 3D `humanoid3d` (15 throws
 //! into a wall at 6–14 m/s in three directions).
 //!
+//! Every world here has the default exact tree solve of the bones (`WorldDef::tree_solve`;
+//! docs/BENCHMARKS.md, "2026-12-04"); the figures quoted for the projections alone before
+//! that date came from the same scenes with it off.
+//!
 //! ```sh
 //! cargo run --release -p sinew --example ragdoll_impact
 //! ```

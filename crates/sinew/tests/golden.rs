@@ -28,10 +28,10 @@ use sinew::{Quat, RealOf, Rot2, Rotation, VecOf, World};
 
 /// Committed results of 1000 frames: the same values as `GOLDEN_2D` etc. in
 /// `crates/sinew-scene/tests/suite/determinism.rs`.
-const GOLDEN_2D: u64 = 0x6f54_07d0_af27_3f23;
-const GOLDEN_3D: u64 = 0x3fe4_29ce_84c0_0332;
-const GOLDEN_ROPE_2D: u64 = 0xf7e4_9ca1_8742_b0c0;
-const GOLDEN_RAGDOLL_2D: u64 = 0x633c_8abf_7731_9d15;
+const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
+const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
+const GOLDEN_ROPE_2D: u64 = 0x24f2_fef3_d5de_b670;
+const GOLDEN_RAGDOLL_2D: u64 = 0xf0c6_1988_2f2e_fe27;
 
 const FRAMES: u64 = 1000;
 

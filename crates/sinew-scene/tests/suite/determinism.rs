@@ -24,10 +24,10 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 
 /// Committed results of 1000 frames. Recompute with
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
-const GOLDEN_2D: u64 = 0x6f54_07d0_af27_3f23;
-const GOLDEN_3D: u64 = 0x3fe4_29ce_84c0_0332;
-const GOLDEN_ROPE_2D: u64 = 0xf7e4_9ca1_8742_b0c0;
-const GOLDEN_RAGDOLL_2D: u64 = 0x633c_8abf_7731_9d15;
+const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
+const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
+const GOLDEN_ROPE_2D: u64 = 0x24f2_fef3_d5de_b670;
+const GOLDEN_RAGDOLL_2D: u64 = 0xf0c6_1988_2f2e_fe27;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {
@@ -77,7 +77,7 @@ fn trajectory_digest(name: &str, frames: u64) -> u64 {
 const TRAJECTORY_2D: u64 = 0x8027_24f3_cb9a_74ca;
 const TRAJECTORY_3D: u64 = 0xeb49_c1f8_9a69_b021;
 const TRAJECTORY_ROPE_2D: u64 = 0x619b_31db_24ad_8cb3;
-const TRAJECTORY_RAGDOLL_2D: u64 = 0x37ae_8c20_fa82_deea;
+const TRAJECTORY_RAGDOLL_2D: u64 = 0x504e_652c_10db_a3fa;
 
 #[test]
 fn golden_trajectories_of_the_four_fixed_point_scenes_match_their_committed_digests() {

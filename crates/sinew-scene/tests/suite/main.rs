@@ -2,4 +2,5 @@
 //! read `determinism::golden_*`, `rope_report::...`); see `crates/sinew/tests/suite`.
 
 mod determinism;
+mod ragdoll_keys;
 mod rope_report;

@@ -50,6 +50,7 @@
 mod angle_limit;
 mod attachment;
 mod bending;
+pub(crate) mod blocks;
 mod distance;
 pub(crate) mod group_solve;
 pub(crate) mod groups;
@@ -58,6 +59,7 @@ pub(crate) mod order;
 pub(crate) mod sweep;
 mod swing_twist_limit;
 mod tether;
+pub mod tree;
 
 pub use angle_limit::{AngleLimit, AngleLimitDef};
 pub use attachment::{Attachment, AttachmentDef, AttachmentHandle};

@@ -4,9 +4,12 @@
 
 use super::JointSpace as Space;
 use super::groups::{find, join};
+use super::tree::TreeSolver;
 use super::{Distance, JointLimit, LinkRows};
 use crate::arena::Arena;
+use crate::dim::RealOf;
 use crate::math::Real;
+use crate::particle::ParticleSet;
 
 /// Independent constraint groups interleaved at a time by [`ConstraintOrder::Sequential`]:
 /// enough to keep the CPU's divide and square-root units busy, few enough that the
@@ -44,36 +47,43 @@ impl crate::state::SavedState for ConstraintOrder {
 /// The projection order of a world's distances and joint limits, rebuilt when
 /// constraints are added or removed (derived data: a function of the constraints alone).
 #[derive(Clone, Debug)]
-pub(crate) struct ConstraintOrdering<R> {
-    /// Distance slots in projection order.
+pub(crate) struct ConstraintOrdering<S: Space> {
+    /// Distance slots in projection order (those the trees solve left out).
     pub distances: Vec<u32>,
     /// Joint-limit slots in projection order.
     pub limits: Vec<u32>,
     /// `distances` as rows of independent links, projected together when every distance
     /// is rigid (see [`LinkRows`]).
-    pub link_rows: LinkRows<R>,
+    pub link_rows: LinkRows<RealOf<S>>,
+    /// The tree-shaped groups of rigid links, solved exactly (see [`super::tree`]).
+    pub trees: TreeSolver<S>,
     /// Constraints were added or removed (or the order setting changed) since the build.
     pub dirty: bool,
 }
 
-impl<R> Default for ConstraintOrdering<R>
-where
-    LinkRows<R>: Default,
-{
+impl<S: Space> Default for ConstraintOrdering<S> {
     fn default() -> Self {
-        Self { distances: Vec::new(), limits: Vec::new(), link_rows: LinkRows::default(), dirty: false }
+        Self {
+            distances: Vec::new(),
+            limits: Vec::new(),
+            link_rows: LinkRows::default(),
+            trees: TreeSolver::default(),
+            dirty: false,
+        }
     }
 }
 
-impl<R: Real> ConstraintOrdering<R> {
-    /// Rebuilds the order of `distances` and `limits` over `particle_slots` slots.
-    pub fn build<S: Space<Real = R>>(
+impl<S: Space> ConstraintOrdering<S> {
+    /// Rebuilds the order of `distances` and `limits` over the particles' slots, with the
+    /// trees of rigid links if `trees` is on.
+    pub fn build(
         &mut self,
-        order: ConstraintOrder,
-        particle_slots: usize,
-        distances: &Arena<Distance<R>>,
+        (order, trees): (ConstraintOrder, bool),
+        particles: &ParticleSet<S>,
+        distances: &Arena<Distance<RealOf<S>>>,
         limits: &Arena<S::JointLimit>,
     ) {
+        let particle_slots = particles.pos.len();
         match order {
             ConstraintOrder::Sequential => {
                 interleaved_order(particle_slots, &distance_items(distances), &mut self.distances);
@@ -87,6 +97,18 @@ impl<R: Real> ConstraintOrdering<R> {
                 self.limits.extend(limits.iter().map(|(h, _)| h.index));
             }
         }
+        // Trees only for ragdolls (groups with joint limits), see `super::tree`.
+        let mut limited = vec![false; particle_slots];
+        for l in limits.values() {
+            for k in l.particle_indices() {
+                if let Some(x) = limited.get_mut(k) {
+                    *x = true;
+                }
+            }
+        }
+        self.trees.build(distances, particles, (trees, Some(&limited)));
+        let in_tree = &self.trees.in_tree;
+        self.distances.retain(|&s| !in_tree.get(s as usize).copied().unwrap_or(false));
         self.link_rows.build(&self.distances, distances);
         self.dirty = false;
     }

@@ -1,6 +1,6 @@
 //! The constraint sweep: one Gauss–Seidel pass over a world's constraints per iteration,
-//! in the order of [`super::order`] (distances, bending, tethers, attachments, joint
-//! limits).
+//! in the order of [`super::order`] (projected distances, bending, attachments, joint
+//! limits, then the exact trees of [`super::tree`] and the tethers).
 
 use super::JointSpace as Space;
 use super::order::ConstraintOrdering;
@@ -17,7 +17,7 @@ pub(crate) struct Sweep<'a, S: Space> {
     pub tethers: &'a Arena<Tether<RealOf<S>>>,
     pub attachments: &'a mut Arena<Attachment<S>>,
     pub limits: &'a mut Arena<S::JointLimit>,
-    pub order: &'a mut ConstraintOrdering<RealOf<S>>,
+    pub order: &'a mut ConstraintOrdering<S>,
     /// Every distance is rigid this step: they are projected as rows of independent links.
     pub distances_rigid: bool,
 }
@@ -47,9 +47,6 @@ pub(crate) fn solve<S: Space>(c: Sweep<'_, S>, ps: &mut ParticleSet<S>, ctx: &Su
         }
         c.solve(ps, ctx);
     }
-    for c in tethers.values() {
-        c.solve(ps, ctx);
-    }
     for c in attachments.values_mut() {
         if first {
             c.lambda = VecOf::<S>::ZERO;
@@ -63,5 +60,12 @@ pub(crate) fn solve<S: Space>(c: Sweep<'_, S>, ps: &mut ParticleSet<S>, ctx: &Su
             }
             c.solve(ps, ctx);
         }
+    }
+    // Tree-shaped groups of rigid links last, exactly (see `super::tree`): the limits'
+    // corrections turn bones, and the solve takes them back to their lengths.
+    order.trees.solve(ps, first);
+    // Tethers last: a tether is a guarantee (no particle beyond its reach).
+    for c in tethers.values() {
+        c.solve(ps, ctx);
     }
 }

@@ -75,6 +75,13 @@
 //!
 //! # Accuracy and cost
 //!
+//! By default ([`crate::WorldDef::tree_solve`]) a ragdoll's bones are solved exactly every
+//! substep, and again after the contacts ([`crate::constraint::tree`]): every bone of
+//! `humanoid16` thrown at 10 m/s into a wall or dropped 5 m stays within 0.01 % at 4 and
+//! 8 substeps (`tests/suite/ragdoll_tree.rs`); the joint limits, still projections, then
+//! overshoot by up to 10–20° on impact frames. What follows is the projections' path
+//! (`tree_solve(false)`).
+//!
 //! Contacts are projected after the bones in every pass, so a node stopped dead by a wall
 //! leaves its bones compressed by about `v·h` until the next pass: bone accuracy during an
 //! impact is set by the substep length. Worst bone strain of `humanoid16` thrown at 10 m/s

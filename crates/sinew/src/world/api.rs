@@ -156,7 +156,11 @@ impl<S: Space> World<S> {
     /// Sets a distance constraint's compliance (m/N, finite, ≥ 0; 0 is rigid).
     pub fn set_distance_compliance(&mut self, h: DistanceHandle, compliance: RealOf<S>) -> Result<(), SinewError> {
         check_params(&[(compliance, "distance compliance")])?;
-        self.distance_mut(h)?.compliance = compliance;
+        let c = self.distance_mut(h)?;
+        let was_rigid = c.is_rigid();
+        c.compliance = compliance;
+        // Rigid links are tree-solved, the others projected.
+        self.derived.order.dirty |= was_rigid != self.distance(h)?.is_rigid();
         Ok(())
     }
 

@@ -111,7 +111,7 @@ pub(crate) struct Derived<S: Space> {
     /// Every collider's slot and whether it moved, as of the last broad-phase generation.
     pub moving_colliders: Vec<(u32, bool)>,
     /// The order of the constraint sweep (see [`crate::constraint::order`]).
-    pub order: ConstraintOrdering<RealOf<S>>,
+    pub order: ConstraintOrdering<S>,
     /// The groups of distances and joint limits connected through shared particles, for
     /// the impact passes; rebuilt with the order (kept only while the passes are on).
     pub groups: ConstraintGroups,
@@ -180,6 +180,7 @@ impl<S: Space> World<S> {
         self.derived.order.dirty |= def.constraint_order != old.constraint_order;
         // The impact passes' groups are only kept while the passes are on.
         self.derived.order.dirty |= (def.impact_passes > 0) != (old.impact_passes > 0);
+        self.derived.order.dirty |= def.tree_solve != old.tree_solve;
         // What gathered pairs and span planes hold of the settings.
         if def.plane_reuse != old.plane_reuse || def.friction != old.friction {
             self.state.anchors.drop_all();

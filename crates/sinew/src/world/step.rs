@@ -283,23 +283,29 @@ impl<S: Space> World<S> {
         let n = st.particles.pos.len();
         crate::rope::solve::particle_flags(&st.ropes, n, &mut pr.sleeping, &mut pr.extra_reach);
         crate::sleep::mark_sleeping_groups(&st.sleep_groups, &mut pr.sleeping);
-        pr.prepare(&mut st.particles, st.def.gravity, ctx.h);
-        // No contacts this step for a particle that is not dynamic and colliding: its
-        // anchor is where the step starts, and none is kept.
-        for &k in &pr.released {
-            st.anchors.release(k as usize, st.particles.pos[k as usize]);
-        }
+        // The trees' shape depends on which particles are pinned (read before sleeping
+        // particles are made immovable for the step: sleep does not reshape a tree).
         let d = &mut self.derived;
+        d.order.dirty |= d.order.trees.pins_changed(&st.particles);
         if d.order.dirty {
-            d.order.build::<S>(st.def.constraint_order, n, &st.distances, &st.limits);
+            let how = (st.def.constraint_order, st.def.tree_solve);
+            d.order.build(how, &st.particles, &st.distances, &st.limits);
             if st.def.impact_passes > 0 {
                 d.groups.rebuild::<S>(n, &st.distances, &st.limits);
             } else {
                 d.groups = Default::default();
             }
         }
+        pr.prepare(&mut st.particles, st.def.gravity, ctx.h);
+        // No contacts this step for a particle that is not dynamic and colliding: its
+        // anchor is where the step starts, and none is kept.
+        for &k in &pr.released {
+            st.anchors.release(k as usize, st.particles.pos[k as usize]);
+        }
         // All links rigid (a crowd of ragdolls): the rows take their denominators straight
         // from the particles; else every link is prepared and projected on its own.
+        let d = &mut self.derived;
+        d.order.trees.prepare(&st.particles);
         sc.distances_rigid = d.order.link_rows.fill(&st.distances, &st.particles);
         if !sc.distances_rigid {
             for c in st.distances.values_mut() {
@@ -402,6 +408,21 @@ impl<S: Space> World<S> {
         let (ps, sc) = (&mut self.state.particles, &mut self.scratch);
         solve_contacts(ps, &mut sc.contacts, h);
         solve_edge_contacts(ps, &mut sc.edge_contacts);
+        // The bones of the trees a contact pushed, back to their lengths.
+        let trees = &mut self.derived.order.trees;
+        if !trees.is_empty() {
+            let zero = RealOf::<S>::ZERO;
+            trees.pushed.clear();
+            trees.pushed.extend(sc.contacts.iter().filter(|c| c.dn > zero).map(|c| {
+                // Held by static friction (as the contact solve decides it): heavy in
+                // every direction; else along the normal only.
+                let k = c.particle as usize;
+                let d = ps.pos[k] - ps.prev[k];
+                let t = d - c.normal * c.normal.dot(d);
+                (c.particle, c.normal, c.mu_s > zero && t.length_squared() <= (c.mu_s * c.dn).sq())
+            }));
+            trees.solve_after_contacts(ps);
+        }
     }
 
     /// The links' multipliers at the last substep, then the impact passes.
@@ -411,6 +432,9 @@ impl<S: Space> World<S> {
             // The links' multipliers: the last substep's, for the force readouts (the
             // impact passes take those of the groups they re-project).
             d.order.link_rows.store_lambdas(&mut st.distances);
+        }
+        if last {
+            d.order.trees.store_lambdas(&mut st.distances);
         }
         if st.def.impact_passes == 0 || d.groups.of.is_empty() {
             return;

@@ -15,6 +15,7 @@ mod lifetimes;
 mod physics_core;
 mod prelude;
 mod ragdoll;
+mod ragdoll_tree;
 mod rollback;
 mod rope;
 mod rope_attach;

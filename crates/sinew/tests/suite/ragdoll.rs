@@ -85,7 +85,9 @@ fn impact_2d<R: Real>(origin: (f64, f64), velocity: (f64, f64)) -> (f64, f64, f6
     let rig = presets::humanoid16::<R>();
     // The default 8 substeps, with one impact pass (a struck or strained ragdoll solved
     // directly, see `World`'s "Impacts").
-    let def = WorldDef::default().impact_passes(1).friction(r(0.6)).damping(r(0.3));
+    // The projections' path (no tree solve, see `ragdoll_tree.rs` for it), which the
+    // impact passes were built for.
+    let def = WorldDef::default().impact_passes(1).friction(r(0.6)).damping(r(0.3)).tree_solve(false);
     let mut w = World::<Space2<R>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(v2(0.0, 1.0), R::ZERO).unwrap())).unwrap();
     let wall = Shape::cuboid(v2(0.25, 3.0)).unwrap();
@@ -147,7 +149,9 @@ fn humanoid16_thrown_into_a_wall_and_dropped_fixed() {
 
 fn humanoid3d_wall<R: Real>() {
     let rig = presets::humanoid3d::<R>();
-    let def = WorldDef::default().substeps(96).friction(r(0.6)).damping(r(0.3));
+    // The projections at 96 substeps (no tree solve): the reference the tree solve's
+    // tests (`humanoid3d_thrown_and_dropped_at_default_settings_*`) are measured against.
+    let def = WorldDef::default().substeps(96).friction(r(0.6)).damping(r(0.3)).tree_solve(false);
     let mut w = World::<Space3<R>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(0.0, 1.0, 0.0), R::ZERO).unwrap())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(-1.0, 0.0, 0.0), r(-3.0)).unwrap())).unwrap();
@@ -771,7 +775,8 @@ fn a_ragdoll_at_rest_sleeps_and_wakes_when_hit() {
 /// 8 substeps for `frames` frames, with `passes` impact passes.
 fn wall_impact_at_8_substeps(passes: u32, y: f64, speed: f64, frames: u32) -> (f64, f64, f64) {
     let rig = presets::humanoid16::<f64>();
-    let def = WorldDef::default().friction(0.6).damping(0.3).impact_passes(passes);
+    // The projections' path (no tree solve), which the impact passes were built for.
+    let def = WorldDef::default().friction(0.6).damping(0.3).impact_passes(passes).tree_solve(false);
     let mut w = World2d::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
     let wall = Shape::cuboid(DVec2::new(0.25, 3.0)).unwrap();
@@ -823,7 +828,7 @@ fn one_impact_pass_holds_every_bone_within_one_percent_through_throws_into_a_wal
 fn one_impact_pass_holds_the_bones_of_a_ragdoll_dragged_fast_by_a_hand() {
     let drag = |passes: u32| {
         let rig = presets::humanoid16::<f64>();
-        let mut w = World2d::new(WorldDef::default().impact_passes(passes)).unwrap();
+        let mut w = World2d::new(WorldDef::default().impact_passes(passes).tree_solve(false)).unwrap();
         w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
         let rd = Ragdoll::spawn(&mut w, &rig, DVec2::new(0.0, 0.0), 1.0, DVec2::ZERO).unwrap();
         let hand = rig.node_index("hand_r").unwrap();

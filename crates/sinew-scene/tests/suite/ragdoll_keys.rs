@@ -1,0 +1,72 @@
+//! The ragdoll keys `"angle"` (2D, radians) and `"rotation"` (3D, quaternion `[x, y, z,
+//! w]`) turn the rig about its origin; the other dimension's key and a bad quaternion are
+//! errors naming their path.
+
+use sinew::{Space2, Space3};
+use sinew_scene::{build_typed, parse};
+
+/// Node positions (as `f64` triples) of the scene's first ragdoll.
+fn nodes<S: sinew_scene::SceneSpace>(text: &str) -> Vec<[f64; 3]> {
+    use sinew::Vector;
+    let built = build_typed::<S>(&parse(text).unwrap()).unwrap();
+    let r = &built.ragdolls[0];
+    (r.first_index..r.first_index + r.count)
+        .map(|i| built.world.particles().position(built.particles[i]).unwrap().to_f64_array())
+        .collect()
+}
+
+#[test]
+fn angle_turns_a_2d_ragdoll_about_its_origin() {
+    let scene =
+        |extra: &str| format!(r#"{{"dim": 2, "ragdolls": [{{"preset": "humanoid16", "origin": [1, 2]{extra}}}]}}"#);
+    let upright = nodes::<Space2<f64>>(&scene(""));
+    let a = 1.2f64;
+    let turned = nodes::<Space2<f64>>(&scene(&format!(r#", "angle": {a}"#)));
+    assert_eq!(upright.len(), 16);
+    for (u, t) in upright.iter().zip(&turned) {
+        let (x, y) = (u[0] - 1.0, u[1] - 2.0);
+        let want = [1.0 + x * a.cos() - y * a.sin(), 2.0 + x * a.sin() + y * a.cos()];
+        assert!((t[0] - want[0]).abs() < 1e-12 && (t[1] - want[1]).abs() < 1e-12, "{t:?} vs {want:?}");
+    }
+    // Lying flat: a quarter turn puts the head beside the feet, at the origin's height.
+    let flat = nodes::<Space2<f64>>(&scene(r#", "angle": -1.5707963267948966"#));
+    let spread =
+        flat.iter().map(|p| p[1]).fold(f64::MIN, f64::max) - flat.iter().map(|p| p[1]).fold(f64::MAX, f64::min);
+    assert!(spread < 0.6, "lying flat, the body is {spread} m tall");
+}
+
+#[test]
+fn rotation_turns_a_3d_ragdoll_about_its_origin() {
+    let scene =
+        |extra: &str| format!(r#"{{"dim": 3, "ragdolls": [{{"preset": "humanoid3d", "origin": [1, 2, 3]{extra}}}]}}"#);
+    let upright = nodes::<Space3<f64>>(&scene(""));
+    // A quarter turn about z: (x, y) → (−y, x); given unnormalised, it is normalised.
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    let turned = nodes::<Space3<f64>>(&scene(&format!(r#", "rotation": [0, 0, {}, {}]"#, 2.0 * s, 2.0 * s)));
+    for (u, t) in upright.iter().zip(&turned) {
+        let (x, y, z) = (u[0] - 1.0, u[1] - 2.0, u[2] - 3.0);
+        let want = [1.0 - y, 2.0 + x, 3.0 + z];
+        for k in 0..3 {
+            assert!((t[k] - want[k]).abs() < 1e-12, "{t:?} vs {want:?}");
+        }
+    }
+}
+
+#[test]
+fn the_other_dimensions_key_and_bad_quaternions_name_their_path() {
+    let error = |text: &str| match parse(text).and_then(|s| sinew_scene::instantiate(&s)) {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => (e.path, e.message),
+    };
+    let (path, msg) =
+        error(r#"{"dim": 2, "ragdolls": [{"preset": "humanoid16", "origin": [0, 1], "rotation": [0, 0, 0, 1]}]}"#);
+    assert_eq!(path, "ragdolls[0].rotation", "{msg}");
+    let (path, msg) = error(r#"{"dim": 3, "ragdolls": [{"preset": "humanoid3d", "origin": [0, 1, 0], "angle": 1}]}"#);
+    assert_eq!(path, "ragdolls[0].angle", "{msg}");
+    let (path, msg) =
+        error(r#"{"dim": 3, "ragdolls": [{"preset": "humanoid3d", "origin": [0, 1, 0], "rotation": [0, 1, 0]}]}"#);
+    assert_eq!(path, "ragdolls[0].rotation", "{msg}");
+    let (path, msg) =
+        error(r#"{"dim": 3, "ragdolls": [{"preset": "humanoid3d", "origin": [0, 1, 0], "rotation": [0, 0, 0, 0]}]}"#);
+    assert_eq!(path, "ragdolls[0].rotation", "{msg}");
+}

@@ -1,0 +1,850 @@
+//! Exact tree solve: every rigid distance of a tree-shaped group at once, in O(n).
+//!
+//! # Why
+//! Gauss–Seidel projects one bone at a time, and a correction travels one bone per pass:
+//! a ragdoll struck at its hand learns of it at its feet several substeps later, and its
+//! bones stretch meanwhile (a humanoid thrown into a wall: 3–6 % worst bone strain at the
+//! default substeps). The rope's chain solve ([`crate::rope`]) shows the cure for a
+//! chain; a skeleton is a tree, and a tree's constraint system, too, factors with no
+//! fill-in (Baraff 1996, "Linear-time dynamics using Lagrange multipliers").
+//!
+//! # The method
+//! One Newton step on the rigid links `C_i = |x_a − x_b| − L_i` (unit direction `n_i`,
+//! `∇_a C_i = n_i`, `∇_b C_i = −n_i`) solves
+//!
+//! ```text
+//! Σ_k J_ik Δx_k = −C_i,      Δx_k = W_k Σ_i J_ikᵀ Δλ_i          (J W Jᵀ Δλ = −C)
+//! ```
+//!
+//! Root the group's graph (particles as vertices, links as edges) and eliminate from the
+//! leaves. For a particle `q` whose descendants are eliminated, everything below it
+//! answers an impulse `f` that its parent's links put on it with
+//!
+//! ```text
+//! Δx_q = K_q (f + b_q),      K_q = (M_q + P_q)⁻¹
+//! ```
+//!
+//! (`M_q = m_q I`, a `d × d` matrix per particle; at a leaf `P_q = 0`, `b_q = 0`, `K_q = w_q I`).
+//! A link `i` from a particle `c` down to its child `q` then reads
+//! `n_i·Δx_c − n_i·Δx_q = −C_i` with `Δx_q = K_q(−n_i Δλ_i + b_q)`, so
+//!
+//! ```text
+//! s_i = n_iᵀ K_q n_i,   y_i = (−C_i + n_i·K_q b_q) / s_i,   Δλ_i = y_i − (n_i/s_i)·Δx_c
+//! ```
+//!
+//! and its impulse `n_i Δλ_i` on `c` adds `n_i n_iᵀ/s_i` to `P_c` and `n_i y_i` to `b_c`:
+//! `c` is now eliminated in turn. At the root (`f = 0`) `Δx_r = K_r b_r`, and one pass
+//! back down gives every `Δλ_i` and `Δx_q`. Each link and particle is visited twice, with
+//! a `d × d` inverse per particle (its `LDLᵀ`, so entries stay of the size of the
+//! masses, which fixed point needs): O(n), exact up to rounding, with no iteration between
+//! links — a correction at a hand reaches the feet in the same solve.
+//!
+//! **Loops.** Ragdoll torsos are rigid triangles and tetrahedra, not trees. The graph is
+//! cut into its *blocks* (biconnected components, found by Tarjan's algorithm): a
+//! block-cut tree whose blocks are either single links (bridges) or small loops. A loop
+//! with `m ≤` `MAX_BLOCK_ROWS` links is one node of the elimination: with its members'
+//! `K_q`, its rows give the dense `m × m` system `S = Σ_q J_q K_q J_qᵀ`, factored by `LDLᵀ`
+//! (a pivot below `Real::GEOMETRIC_EPSILON` of its diagonal — 10⁻⁶ in fixed point — marks
+//! a row dependent on the others — a
+//! tetrahedron of five particles, for one — and gets no correction), and its root `c`
+//! receives `P_c += J_cᵀ S⁻¹ J_c`, `b_c += J_cᵀ S⁻¹ ρ` with
+//! `ρ = −C − Σ_q J_q K_q b_q`: the bridge formulas above with `m = 1`. A group with a larger
+//! loop (a closed chain of many links, a grid) is not tree-solved; its links keep the
+//! Gauss–Seidel projections.
+//!
+//! **Pins.** A pinned particle (`w = 0`: pinned, kinematic or asleep) cannot take a
+//! correction. All of a group's pinned particles are one *ground* vertex, which is the
+//! root (`Δx = 0`): one pin hangs a tree from it, two pins close a loop through the
+//! ground (a block of the links between them, dense if small, else projected). The
+//! plan is rebuilt when which particles are pinned changes.
+//!
+//! **Newton.** The linearised solve is repeated — re-linearised where it landed — until
+//! every link is within 10⁻⁴ of its length or `MAX_NEWTON` steps have run (then, for a
+//! loop folded through itself, which satisfies all its rows but a dropped dependent one,
+//! its links are projected `FOLD_PASSES` times, as without the trees); a group already within 10⁻⁶ is
+//! left alone (a body in free fall costs one measurement).
+//! Multipliers accumulate as in XPBD (`λ/h²` is each link's tension) and internal forces
+//! come in equal and opposite pairs, so momentum is conserved to rounding.
+//!
+//! **In the step.** The world (`WorldDef::tree_solve`, on by default) solves the groups
+//! that carry a joint limit — ragdolls — after the joint limits in each constraint
+//! iteration (a limit's projection turns bones; the solve takes them back to length). A
+//! chain of bare distances is left to the projections: the solve moves particles resting
+//! on a surface along it, beyond what their friction allows (a chain bridging two boxes
+//! slid off them).
+//!
+//! **After contacts.** Contacts are projected after the bones, so a particle pushed out
+//! of a wall leaves its bones short for the substep. `TreeSolver::solve_after_contacts`
+//! solves the struck groups again with each pushed particle heavier along its contact
+//! normal (`M_q = m_q (I + κ n nᵀ)`, `κ = CONTACT_HEAVY` = 10⁴), or in every direction
+//! (`M_q = m_q (1 + κ) I`) when static friction holds it — its motion in the substep along
+//! the surface within `μ_s` times its push, as the contact solve decides; without that a
+//! resting body crept and trembled. The bones come back to their lengths by moving the
+//! rest of the body (and sliding the sliding contacts), and a contact gives back at most
+//! `1/κ` of the correction. Not exact: the joint limits are not in this solve (they
+//! overshoot 10–20° on a hard impact's frames) and a particle that had no contact this
+//! substep may be moved into a surface until the next.
+//!
+//! Measured (`tests/suite/ragdoll_tree.rs`, `examples/ragdoll_impact.rs`): every bone of
+//! `humanoid16` within 0.01 % through 10 m/s wall throws and 5 m drops at 4 and 8
+//! substeps, `humanoid3d` at 8.
+
+use super::Distance;
+use super::blocks::Planner;
+use super::groups::{find, join};
+use crate::arena::Arena;
+use crate::dim::{BaseSpace as Space, RealOf, VecOf};
+use crate::math::{Real, Vector};
+use crate::particle::ParticleSet;
+
+/// Largest loop (biconnected block) solved densely as one node of the tree; a group with a
+/// larger one is projected instead. (A `humanoid3d` torso: 10 links.)
+pub(crate) const MAX_BLOCK_ROWS: usize = 16;
+
+/// Newton steps per solve at most.
+pub(crate) const MAX_NEWTON: usize = 8;
+
+/// Gauss–Seidel passes over a group whose Newton steps did not converge (a folded loop).
+const FOLD_PASSES: usize = 8;
+
+/// How much heavier a particle pushed by a contact is along the contact's normal in the
+/// solve after contacts.
+pub(crate) const CONTACT_HEAVY: i32 = 10_000;
+
+/// Target of the Newton steps: every link within this fraction of its length.
+const TOL: (i32, i32) = (1, 10_000);
+/// A group with every link within this fraction of its length is not solved.
+const SKIP: (i32, i32) = (1, 1_000_000);
+
+/// The ground vertex (all of a group's pinned particles).
+const GROUND: u32 = u32::MAX;
+
+/// A symmetric `d × d` matrix: `[xx, yy, zz, xy, xz, yz]` (the `z` entries unused in 2D).
+#[derive(Clone, Copy, Debug, Default)]
+struct Sym<R>([R; 6]);
+
+/// The place of entry `(k, l)` in [`Sym`].
+const fn at(k: usize, l: usize) -> usize {
+    match (k, l) {
+        (0, 0) => 0,
+        (1, 1) => 1,
+        (2, 2) => 2,
+        (0, 1) | (1, 0) => 3,
+        (0, 2) | (2, 0) => 4,
+        _ => 5,
+    }
+}
+
+impl<R: Real> Sym<R> {
+    fn zero() -> Self {
+        Self([R::ZERO; 6])
+    }
+    fn get(&self, k: usize, l: usize) -> R {
+        self.0[at(k, l)]
+    }
+    /// `self += s·(u vᵀ + v uᵀ)/2`.
+    fn add_outer<V: Vector<R>>(&mut self, u: V, v: V, s: R) {
+        for k in 0..V::DIM {
+            for l in k..V::DIM {
+                let x =
+                    if k == l { u.get(k) * v.get(k) } else { (u.get(k) * v.get(l) + u.get(l) * v.get(k)) * R::HALF };
+                self.0[at(k, l)] += x * s;
+            }
+        }
+    }
+    fn mul<V: Vector<R>>(&self, v: V) -> V {
+        let mut o = V::ZERO;
+        for k in 0..V::DIM {
+            let mut s = R::ZERO;
+            for l in 0..V::DIM {
+                s += self.get(k, l) * v.get(l);
+            }
+            o.set(k, s);
+        }
+        o
+    }
+    /// The inverse of a positive definite matrix, from its `LDLᵀ` (`A⁻¹ = Σ_k g_k g_kᵀ/d_k`
+    /// over the rows `g_k` of `L⁻¹`); a pivot that is not positive counts as infinite.
+    fn inverse(&self, dim: usize) -> Self {
+        let (zero, one) = (R::ZERO, R::ONE);
+        let a = |k, l| self.get(k, l);
+        let rc = |d: R| if d > zero { one / d } else { zero };
+        let d0 = a(0, 0);
+        let i0 = rc(d0);
+        let l10 = a(0, 1) * i0;
+        let d1 = a(1, 1) - l10 * a(0, 1);
+        let i1 = rc(d1);
+        // Rows of L⁻¹ (lower unit triangular).
+        let mut g = [[zero; 3]; 3];
+        g[0][0] = one;
+        g[1] = [-l10, one, zero];
+        let mut inv = [i0, i1, zero];
+        if dim == 3 {
+            let l20 = a(0, 2) * i0;
+            let t = a(1, 2) - l20 * a(0, 1);
+            let l21 = t * i1;
+            let d2 = a(2, 2) - l20 * a(0, 2) - l21 * t;
+            inv[2] = rc(d2);
+            g[2] = [l10 * l21 - l20, -l21, one];
+        }
+        let mut o = Self::zero();
+        for k in 0..dim {
+            for l in k..dim {
+                let mut s = zero;
+                for (r, &ir) in g.iter().zip(&inv).take(dim) {
+                    s += r[k] * r[l] * ir;
+                }
+                o.0[at(k, l)] = s;
+            }
+        }
+        o
+    }
+}
+
+/// One link of a tree plan.
+#[derive(Clone, Copy, Debug)]
+struct Row<R> {
+    /// Distance slot.
+    slot: u32,
+    /// Particle slots of its ends.
+    pa: u32,
+    pb: u32,
+    /// Nodes of its ends ([`GROUND`] for a pinned end).
+    na: u32,
+    nb: u32,
+    rest: R,
+}
+
+/// A block of the elimination: its root node (or [`GROUND`]), its rows and the nodes it
+/// eliminates (its members: every node of the block but the root).
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    root: u32,
+    rows: (u32, u32),
+    members: (u32, u32),
+}
+
+/// A connected group solved as a tree: ranges of nodes, rows and blocks (blocks in
+/// elimination order, leaves first), and its root node (or [`GROUND`]).
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    nodes: (u32, u32),
+    rows: (u32, u32),
+    blocks: (u32, u32),
+    root: u32,
+}
+
+/// The tree plan of a world's rigid distances (derived from the constraints and which
+/// particles are pinned) and the solve's buffers.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TreeSolver<S: Space> {
+    pieces: Vec<Piece>,
+    blocks: Vec<Block>,
+    members: Vec<u32>,
+    rows: Vec<Row<RealOf<S>>>,
+    /// Per node: its particle slot; whether some block has it as root (not a leaf).
+    node_slot: Vec<u32>,
+    node_inner: Vec<bool>,
+    /// Per particle slot: its node (`u32::MAX`: none).
+    node_of: Vec<u32>,
+    /// Per distance slot: solved here (not projected).
+    pub in_tree: Vec<bool>,
+    /// The particles the plan's shape depends on, with whether each was pinned.
+    watch: Vec<(u32, bool)>,
+    // --- per-solve buffers
+    /// Per node: `w`, `m = 1/w`, the contact normal making it heavy (zero: none), `P`,
+    /// `b`, `K`, `K b`, `Δx`, the impulse from its parent block.
+    w: Vec<RealOf<S>>,
+    m: Vec<RealOf<S>>,
+    heavy: Vec<VecOf<S>>,
+    /// Per node: held by static friction (heavy in every direction).
+    stick: Vec<bool>,
+    p: Vec<Sym<RealOf<S>>>,
+    b: Vec<VecOf<S>>,
+    k: Vec<Sym<RealOf<S>>>,
+    e: Vec<VecOf<S>>,
+    dx: Vec<VecOf<S>>,
+    f: Vec<VecOf<S>>,
+    /// Per row: `n`, `C`, `y`, `X` (`S⁻¹ J_c`), `λ`.
+    n: Vec<VecOf<S>>,
+    c: Vec<RealOf<S>>,
+    y: Vec<RealOf<S>>,
+    x: Vec<VecOf<S>>,
+    lambda: Vec<RealOf<S>>,
+    /// A dense block's matrix.
+    dense: Vec<RealOf<S>>,
+    /// The particles contacts pushed this substep: `(slot, normal, held by static
+    /// friction)`, filled by the world before [`solve_after_contacts`](Self::solve_after_contacts).
+    pub pushed: Vec<(u32, VecOf<S>, bool)>,
+    /// Per piece: asleep this step (every particle immovable), not solved.
+    asleep: Vec<bool>,
+    /// Pieces struck by a contact this substep.
+    struck: Vec<bool>,
+    /// Newton steps taken since the counter was last read (tests and benchmarks).
+    pub newton_steps: u64,
+}
+
+impl<S: Space> TreeSolver<S> {
+    /// Whether any group is tree-solved.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
+    }
+
+    /// Whether which particles are pinned changed since the plan was built (the plan must
+    /// then be rebuilt).
+    pub(crate) fn pins_changed(&self, ps: &ParticleSet<S>) -> bool {
+        let zero = RealOf::<S>::ZERO;
+        self.watch.iter().any(|&(k, pinned)| ps.inv_mass.get(k as usize).is_none_or(|&w| (w == zero) != pinned))
+    }
+
+    /// Builds the plan for the rigid links of `distances` (none when `enabled` is false);
+    /// with `limited` (per particle slot: a joint limit acts on it), only for the groups
+    /// that have a joint limit — ragdolls, not bare chains (see the module docs).
+    pub(crate) fn build(
+        &mut self,
+        distances: &Arena<Distance<RealOf<S>>>,
+        ps: &ParticleSet<S>,
+        (enabled, limited): (bool, Option<&[bool]>),
+    ) {
+        let zero = RealOf::<S>::ZERO;
+        let slots = ps.inv_mass.len();
+        self.pieces.clear();
+        self.blocks.clear();
+        self.members.clear();
+        self.rows.clear();
+        self.node_slot.clear();
+        self.node_inner.clear();
+        self.watch.clear();
+        self.node_of.clear();
+        self.node_of.resize(slots, u32::MAX);
+        self.in_tree.clear();
+        self.in_tree.resize(distances.values.len(), false);
+        if !enabled {
+            return;
+        }
+        let pinned = |k: usize| ps.inv_mass.get(k).is_none_or(|&w| w == zero);
+        // Rigid links with a movable end, in slot order.
+        let links: Vec<(u32, usize, usize, RealOf<S>)> = distances
+            .iter()
+            .filter(|(_, c)| c.is_rigid())
+            .map(|(h, c)| {
+                let (a, b) = c.indices();
+                (h.index, a, b, c.rest)
+            })
+            .filter(|&(_, a, b, _)| a != b && a < slots && b < slots && !(pinned(a) && pinned(b)))
+            .collect();
+        let mut seen = vec![false; slots];
+        for &(_, a, b, _) in &links {
+            for k in [a, b] {
+                if !seen[k] {
+                    seen[k] = true;
+                    self.watch.push((k as u32, pinned(k)));
+                }
+            }
+        }
+        // Groups of movable particles joined by links between movable particles.
+        let mut parent: Vec<u32> = (0..slots as u32).collect();
+        for &(_, a, b, _) in &links {
+            if !pinned(a) && !pinned(b) {
+                join(&mut parent, &[a, b]);
+            }
+        }
+        let mover = |a: usize, b: usize| if pinned(a) { b } else { a };
+        // Links grouped (counting sort, stable: groups by first link, links in slot order).
+        let mut group_of_root = vec![u32::MAX; slots];
+        let mut group_of_link = Vec::with_capacity(links.len());
+        let mut at: Vec<u32> = vec![0];
+        for &(_, a, b, _) in &links {
+            let root = find(&mut parent, mover(a, b) as u32) as usize;
+            if group_of_root[root] == u32::MAX {
+                group_of_root[root] = at.len() as u32 - 1;
+                at.push(0);
+            }
+            let g = group_of_root[root] as usize;
+            at[g + 1] += 1;
+            group_of_link.push(g);
+        }
+        for g in 1..at.len() {
+            at[g] += at[g - 1];
+        }
+        let mut fill = at.clone();
+        let mut sorted = vec![0usize; links.len()];
+        for (i, &g) in group_of_link.iter().enumerate() {
+            sorted[fill[g] as usize] = i;
+            fill[g] += 1;
+        }
+        let mut planner = Planner::default();
+        let mut edges: Vec<(u32, usize, usize, RealOf<S>)> = Vec::new();
+        for g in at.windows(2) {
+            let group = &sorted[g[0] as usize..g[1] as usize];
+            if let Some(limited) = limited {
+                let has = |k: usize| limited.get(k).copied().unwrap_or(false);
+                if !group.iter().any(|&i| has(links[i].1) || has(links[i].2)) {
+                    continue;
+                }
+            }
+            edges.clear();
+            edges.extend(group.iter().map(|&i| links[i]));
+            self.add_piece(&mut planner, &edges, &pinned);
+        }
+        let nodes = self.node_slot.len();
+        let rows = self.rows.len();
+        let z = VecOf::<S>::ZERO;
+        self.w.resize(nodes, zero);
+        self.m.resize(nodes, zero);
+        self.heavy.clear();
+        self.heavy.resize(nodes, z);
+        self.stick.clear();
+        self.stick.resize(nodes, false);
+        self.p.resize(nodes, Sym::zero());
+        self.b.resize(nodes, z);
+        self.k.resize(nodes, Sym::zero());
+        self.e.resize(nodes, z);
+        self.dx.resize(nodes, z);
+        self.f.resize(nodes, z);
+        self.n.resize(rows, z);
+        self.c.resize(rows, zero);
+        self.y.resize(rows, zero);
+        self.x.resize(rows, z);
+        self.lambda.clear();
+        self.lambda.resize(rows, zero);
+        self.struck.clear();
+        self.struck.resize(self.pieces.len(), false);
+    }
+
+    /// Plans one connected group of links (or leaves it to the projections if it has a
+    /// loop of more than [`MAX_BLOCK_ROWS`] links).
+    fn add_piece(
+        &mut self,
+        planner: &mut Planner,
+        edges: &[(u32, usize, usize, RealOf<S>)],
+        pinned: &impl Fn(usize) -> bool,
+    ) {
+        // Local vertices: 0 is the ground, then the movable particles by first appearance.
+        let mut local = core::mem::take(&mut planner.local);
+        local.clear();
+        let local_of = &mut planner.local_of;
+        let mut index = |k: usize| -> u32 {
+            if pinned(k) {
+                return 0;
+            }
+            if local_of.len() <= k {
+                local_of.resize(k + 1, 0);
+            }
+            if local_of[k] == 0 {
+                local.push(k);
+                local_of[k] = local.len() as u32;
+            }
+            local_of[k]
+        };
+        let mut ends = core::mem::take(&mut planner.ends);
+        ends.clear();
+        ends.extend(edges.iter().map(|&(_, a, b, _)| (index(a), index(b))));
+        for &k in &local {
+            planner.local_of[k] = 0;
+        }
+        let grounded = ends.iter().any(|&(a, b)| a == 0 || b == 0);
+        let root = if grounded { 0 } else { 1 };
+        let connected = planner.blocks(local.len() + 1, &ends, root);
+        let blocks = core::mem::take(&mut planner.out);
+        let fits = blocks.iter().all(|&(_, e0, e1)| (e1 - e0) as usize <= MAX_BLOCK_ROWS);
+        if connected && fits {
+            self.plan_piece(&local, edges, &ends, (&blocks, &planner.out_edges), root);
+        }
+        (planner.local, planner.ends, planner.out) = (local, ends, blocks);
+    }
+
+    /// Appends a planned piece: its nodes, rows and blocks (`(root vertex, edge range)`
+    /// into `block_edges`, in elimination order).
+    fn plan_piece(
+        &mut self,
+        local: &[usize],
+        edges: &[(u32, usize, usize, RealOf<S>)],
+        ends: &[(u32, u32)],
+        (blocks, block_edges): (&[(u32, u32, u32)], &[u32]),
+        root: u32,
+    ) {
+        let base = self.node_slot.len() as u32;
+        let node = |v: u32| if v == 0 { GROUND } else { base + v - 1 };
+        for &k in local {
+            self.node_of[k] = self.node_slot.len() as u32;
+            self.node_slot.push(k as u32);
+            self.node_inner.push(false);
+        }
+        let (r0, b0) = (self.rows.len() as u32, self.blocks.len() as u32);
+        for &(u, e0, e1) in blocks {
+            let u = &u;
+            let rows0 = self.rows.len() as u32;
+            let members0 = self.members.len() as u32;
+            for &e in &block_edges[e0 as usize..e1 as usize] {
+                let (slot, a, b, rest) = edges[e as usize];
+                let (na, nb) = (node(ends[e as usize].0), node(ends[e as usize].1));
+                self.rows.push(Row { slot, pa: a as u32, pb: b as u32, na, nb, rest });
+                self.in_tree[slot as usize] = true;
+                for v in [na, nb] {
+                    if v != node(*u) && !self.members[members0 as usize..].contains(&v) {
+                        self.members.push(v);
+                    }
+                }
+            }
+            if *u != 0 {
+                self.node_inner[node(*u) as usize] = true;
+            }
+            let root = node(*u);
+            let (rows1, members1) = (self.rows.len() as u32, self.members.len() as u32);
+            self.blocks.push(Block { root, rows: (rows0, rows1), members: (members0, members1) });
+        }
+        self.pieces.push(Piece {
+            nodes: (base, self.node_slot.len() as u32),
+            rows: (r0, self.rows.len() as u32),
+            blocks: (b0, self.blocks.len() as u32),
+            root: node(root),
+        });
+    }
+
+    /// The masses of the step (`w` and `1/w` per node).
+    /// A piece is asleep (skipped) when all its particles are immovable this step.
+    pub(crate) fn prepare(&mut self, ps: &ParticleSet<S>) {
+        let zero = RealOf::<S>::ZERO;
+        for (i, &k) in self.node_slot.iter().enumerate() {
+            let w = ps.inv_mass[k as usize];
+            self.w[i] = w;
+            self.m[i] = if w > zero { RealOf::<S>::ONE / w } else { zero };
+        }
+        self.asleep.clear();
+        let w = &self.w;
+        self.asleep
+            .extend(self.pieces.iter().map(|p| w[p.nodes.0 as usize..p.nodes.1 as usize].iter().all(|&w| w == zero)));
+    }
+
+    /// Solves every tree; `first`: the substep's first iteration (multipliers restart).
+    pub(crate) fn solve(&mut self, ps: &mut ParticleSet<S>, first: bool) {
+        if first {
+            self.lambda.iter_mut().for_each(|l| *l = RealOf::<S>::ZERO);
+        }
+        for i in 0..self.pieces.len() {
+            if !self.asleep[i] {
+                self.solve_piece(ps, i);
+            }
+        }
+    }
+
+    /// Solves again the trees whose particles a contact pushed this substep (listed in
+    /// [`pushed`](Self::pushed)), each pushed particle heavy along its normal, or in every
+    /// direction if static friction holds it.
+    pub(crate) fn solve_after_contacts(&mut self, ps: &mut ParticleSet<S>) {
+        let mut any = false;
+        for &(k, normal, stick) in &self.pushed {
+            let Some(&node) = self.node_of.get(k as usize) else { continue };
+            if node == u32::MAX {
+                continue;
+            }
+            let h = &mut self.heavy[node as usize];
+            // Two contacts: heavy along their sum (the corner's bisector).
+            *h = if *h == VecOf::<S>::ZERO { normal } else { (*h + normal).normalize_or_zero() };
+            self.stick[node as usize] |= stick;
+            let piece = self.pieces.partition_point(|p| p.nodes.1 <= node);
+            self.struck[piece] = true;
+            any = true;
+        }
+        if !any {
+            return;
+        }
+        for i in 0..self.pieces.len() {
+            if self.struck[i] {
+                self.struck[i] = false;
+                if !self.asleep[i] {
+                    self.solve_piece(ps, i);
+                }
+                let (n0, n1) = self.pieces[i].nodes;
+                self.heavy[n0 as usize..n1 as usize].iter_mut().for_each(|h| *h = VecOf::<S>::ZERO);
+                self.stick[n0 as usize..n1 as usize].iter_mut().for_each(|h| *h = false);
+            }
+        }
+    }
+
+    /// Writes the multipliers back to the links.
+    pub(crate) fn store_lambdas(&self, distances: &mut Arena<Distance<RealOf<S>>>) {
+        for (r, &l) in self.rows.iter().zip(&self.lambda) {
+            if let Some(Some(c)) = distances.values.get_mut(r.slot as usize) {
+                c.lambda = l;
+            }
+        }
+    }
+
+    /// Newton steps on one piece until its links are within [`TOL`].
+    fn solve_piece(&mut self, ps: &mut ParticleSet<S>, i: usize) {
+        let piece = self.pieces[i];
+        let (skip, tol) = (RealOf::<S>::from_ratio(SKIP.0, SKIP.1), RealOf::<S>::from_ratio(TOL.0, TOL.1));
+        for step in 0..=MAX_NEWTON {
+            let off = self.linearise(ps, piece.rows, if step == 0 { skip } else { tol });
+            if !off {
+                return;
+            }
+            if step == MAX_NEWTON {
+                // Not converging: a loop folded through itself (a tetrahedron turned
+                // inside out satisfies every row but its dropped, dependent one), which
+                // no linearised step undoes. Projections of each link, as without the
+                // trees, walk it out over the substeps.
+                for _ in 0..FOLD_PASSES {
+                    self.project(ps, piece.rows);
+                }
+                return;
+            }
+            self.newton_steps += 1;
+            self.eliminate(piece);
+            self.substitute(piece);
+            for n in piece.nodes.0..piece.nodes.1 {
+                let k = self.node_slot[n as usize] as usize;
+                ps.pos[k] += self.dx[n as usize];
+            }
+        }
+    }
+
+    /// One Gauss–Seidel projection of each row (rigid links).
+    fn project(&mut self, ps: &mut ParticleSet<S>, (r0, r1): (u32, u32)) {
+        let (zero, eps) = (RealOf::<S>::ZERO, RealOf::<S>::GEOMETRIC_EPSILON);
+        for r in r0 as usize..r1 as usize {
+            let row = self.rows[r];
+            let (a, b) = (row.pa as usize, row.pb as usize);
+            let (wa, wb) = (ps.inv_mass[a], ps.inv_mass[b]);
+            let d = ps.pos[a] - ps.pos[b];
+            let l2 = d.length_squared();
+            if wa + wb == zero || l2 <= eps * eps {
+                continue;
+            }
+            let (len, inv) = l2.sqrt_recip();
+            let dl = (row.rest - len) / (wa + wb);
+            self.lambda[r] += dl;
+            let n = d * inv;
+            ps.pos[a] += n * (wa * dl);
+            ps.pos[b] -= n * (wb * dl);
+        }
+    }
+
+    /// Directions and violations of the rows at the current positions; whether any row
+    /// is off by more than `tol` of its length.
+    fn linearise(&mut self, ps: &ParticleSet<S>, (r0, r1): (u32, u32), tol: RealOf<S>) -> bool {
+        let (zero, eps) = (RealOf::<S>::ZERO, RealOf::<S>::GEOMETRIC_EPSILON);
+        let mut off = false;
+        for r in r0 as usize..r1 as usize {
+            let row = self.rows[r];
+            let d = ps.pos[row.pa as usize] - ps.pos[row.pb as usize];
+            let l2 = d.length_squared();
+            if l2 <= eps * eps {
+                // No direction: the row takes no correction this step.
+                (self.n[r], self.c[r]) = (VecOf::<S>::ZERO, zero);
+                continue;
+            }
+            let (len, inv) = l2.sqrt_recip();
+            let c = len - row.rest;
+            self.n[r] = d * inv;
+            self.c[r] = c;
+            off |= c.abs() > tol * row.rest + RealOf::<S>::ROUNDING_SLOP;
+        }
+        off
+    }
+
+    /// `K = (M + P)⁻¹` of node `q` and `e = K b`.
+    fn finish_node(&mut self, q: usize) {
+        let (w, h) = (self.w[q], self.heavy[q]);
+        let z = VecOf::<S>::ZERO;
+        if !self.node_inner[q] && h == z {
+            self.k[q] = Sym([w, w, w, RealOf::<S>::ZERO, RealOf::<S>::ZERO, RealOf::<S>::ZERO]);
+            self.e[q] = z;
+            return;
+        }
+        let m = self.m[q];
+        let mut a = self.p[q];
+        for d in 0..VecOf::<S>::DIM {
+            a.0[d] += m;
+        }
+        if h != z {
+            let heavy = m * RealOf::<S>::from_i32(CONTACT_HEAVY);
+            if self.stick[q] {
+                for d in 0..VecOf::<S>::DIM {
+                    a.0[d] += heavy;
+                }
+            } else {
+                a.add_outer(h, h, heavy);
+            }
+        }
+        self.k[q] = a.inverse(VecOf::<S>::DIM);
+        self.e[q] = self.k[q].mul(self.b[q]);
+    }
+
+    /// The elimination from the leaves: each block's `y`, `X`, and its root's `P`, `b`.
+    fn eliminate(&mut self, piece: Piece) {
+        let zero = RealOf::<S>::ZERO;
+        let z = VecOf::<S>::ZERO;
+        for n in piece.nodes.0 as usize..piece.nodes.1 as usize {
+            self.p[n] = Sym::zero();
+            self.b[n] = z;
+        }
+        for bi in piece.blocks.0..piece.blocks.1 {
+            let blk = self.blocks[bi as usize];
+            for mi in blk.members.0..blk.members.1 {
+                self.finish_node(self.members[mi as usize] as usize);
+            }
+            let (r0, r1) = (blk.rows.0 as usize, blk.rows.1 as usize);
+            if r1 - r0 == 1 {
+                // A bridge: the scalar formulas.
+                let row = self.rows[r0];
+                let (q, sign) =
+                    if row.na == blk.root { (row.nb, -RealOf::<S>::ONE) } else { (row.na, RealOf::<S>::ONE) };
+                let n = self.n[r0];
+                let s = n.dot(self.k[q as usize].mul(n));
+                if s > zero && n != z {
+                    let rho = -self.c[r0] - sign * n.dot(self.e[q as usize]);
+                    let inv = RealOf::<S>::ONE / s;
+                    self.y[r0] = rho * inv;
+                    // J_c = −sign·n.
+                    self.x[r0] = n * (-sign * inv);
+                } else {
+                    (self.y[r0], self.x[r0]) = (zero, z);
+                }
+                if blk.root != GROUND {
+                    let c = blk.root as usize;
+                    let jc = n * -sign;
+                    self.p[c].add_outer(jc, self.x[r0], RealOf::<S>::ONE);
+                    self.b[c] += jc * self.y[r0];
+                }
+            } else {
+                self.eliminate_loop(blk);
+            }
+        }
+        if piece.root != GROUND {
+            let r = piece.root as usize;
+            self.finish_node(r);
+        }
+    }
+
+    /// The gradient of row `r` at node `v` (zero if `v` is not one of its ends).
+    fn grad(&self, r: usize, v: u32) -> VecOf<S> {
+        let row = &self.rows[r];
+        if row.na == v {
+            self.n[r]
+        } else if row.nb == v {
+            -self.n[r]
+        } else {
+            VecOf::<S>::ZERO
+        }
+    }
+
+    /// A loop block: `S = Σ_q J_q K_q J_qᵀ` by `LDLᵀ`, `y = S⁻¹ρ`, `X = S⁻¹J_c`.
+    fn eliminate_loop(&mut self, blk: Block) {
+        let zero = RealOf::<S>::ZERO;
+        let (r0, r1) = (blk.rows.0 as usize, blk.rows.1 as usize);
+        let m = r1 - r0;
+        self.dense.clear();
+        self.dense.resize(m * m, zero);
+        let members = &self.members[blk.members.0 as usize..blk.members.1 as usize];
+        for i in 0..m {
+            let mut rho = -self.c[r0 + i];
+            for &q in members {
+                let gi = self.grad(r0 + i, q);
+                if gi == VecOf::<S>::ZERO {
+                    continue;
+                }
+                rho -= gi.dot(self.e[q as usize]);
+                let kg = self.k[q as usize].mul(gi);
+                for j in 0..=i {
+                    let gj = self.grad(r0 + j, q);
+                    self.dense[i * m + j] += gj.dot(kg);
+                }
+            }
+            self.y[r0 + i] = rho;
+            self.x[r0 + i] = if blk.root == GROUND { VecOf::<S>::ZERO } else { self.grad(r0 + i, blk.root) };
+        }
+        // LDLᵀ in place (D on the diagonal, L below), dependent rows dropped.
+        let a = &mut self.dense;
+        let rel =
+            if RealOf::<S>::FLOATING { RealOf::<S>::GEOMETRIC_EPSILON } else { RealOf::<S>::from_ratio(1, 1_000_000) };
+        for j in 0..m {
+            let mut d = a[j * m + j];
+            let floor = d * rel;
+            for k in 0..j {
+                let l = a[j * m + k];
+                d -= l * l * a[k * m + k];
+            }
+            let d = if d > floor { d } else { zero };
+            a[j * m + j] = d;
+            let inv = if d > zero { RealOf::<S>::ONE / d } else { zero };
+            for i in j + 1..m {
+                let mut v = a[i * m + j];
+                for k in 0..j {
+                    v -= a[i * m + k] * a[j * m + k] * a[k * m + k];
+                }
+                a[i * m + j] = v * inv;
+            }
+        }
+        // Solve for `y` and the columns of `X` at once (`L`, `D`, `Lᵀ`).
+        let (y, x) = (&mut self.y[r0..r1], &mut self.x[r0..r1]);
+        for i in 0..m {
+            let (mut v, mut u) = (y[i], x[i]);
+            for k in 0..i {
+                v -= a[i * m + k] * y[k];
+                u -= x[k] * a[i * m + k];
+            }
+            (y[i], x[i]) = (v, u);
+        }
+        for i in 0..m {
+            let d = a[i * m + i];
+            let inv = if d > zero { RealOf::<S>::ONE / d } else { zero };
+            y[i] *= inv;
+            x[i] *= inv;
+        }
+        for i in (0..m).rev() {
+            let (mut v, mut u) = (y[i], x[i]);
+            for k in i + 1..m {
+                v -= a[k * m + i] * y[k];
+                u -= x[k] * a[k * m + i];
+            }
+            (y[i], x[i]) = (v, u);
+        }
+        if blk.root != GROUND {
+            let c = blk.root as usize;
+            for i in 0..m {
+                let jc = self.grad(r0 + i, blk.root);
+                self.p[c].add_outer(jc, self.x[r0 + i], RealOf::<S>::ONE);
+                self.b[c] += jc * self.y[r0 + i];
+            }
+        }
+    }
+
+    /// The pass back from the root: every `Δλ` and `Δx`.
+    fn substitute(&mut self, piece: Piece) {
+        let z = VecOf::<S>::ZERO;
+        if piece.root != GROUND {
+            let r = piece.root as usize;
+            self.dx[r] = self.e[r];
+        }
+        for bi in (piece.blocks.0..piece.blocks.1).rev() {
+            let blk = self.blocks[bi as usize];
+            let dxc = if blk.root == GROUND { z } else { self.dx[blk.root as usize] };
+            for mi in blk.members.0..blk.members.1 {
+                self.f[self.members[mi as usize] as usize] = z;
+            }
+            for r in blk.rows.0 as usize..blk.rows.1 as usize {
+                let dl = self.y[r] - self.x[r].dot(dxc);
+                self.lambda[r] += dl;
+                let row = self.rows[r];
+                let n = self.n[r] * dl;
+                if row.na != blk.root {
+                    self.f[row.na as usize] += n;
+                }
+                if row.nb != blk.root {
+                    self.f[row.nb as usize] -= n;
+                }
+            }
+            for mi in blk.members.0..blk.members.1 {
+                let q = self.members[mi as usize] as usize;
+                self.dx[q] = self.k[q].mul(self.f[q]) + self.e[q];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "tree_tests.rs"]
+mod tests;

@@ -1,0 +1,162 @@
+//! Ragdolls at the default settings, whose bones the exact tree solve holds
+//! (`sinew::constraint::tree`): the 2D `humanoid16` and the 3D `humanoid3d` thrown at
+//! 10 m/s into a wall and dropped from 5 m, at 4 and 8 substeps, in `f32`, `f64` and fixed
+//! point, and the 2D sweep of 15 throws and 6 drops of `examples/ragdoll_impact.rs`.
+//!
+//! Asserted: every bone within 0.5 % of its length every frame, no node more than the
+//! stated depth inside the ground or the wall, never NaN, and the body at rest (every node
+//! under 1 cm/s) over the last half second of 5 s. Not asserted, because not met: the
+//! joint limits, which are still projections one after the other and are pushed past
+//! their range by up to 10–20° on the frames of a hard impact (measured by
+//! `examples/ragdoll_impact.rs`; see the README's known limits); and, in 3D at 4
+//! substeps, the bones (a torso tetrahedron folded by a 5 m drop strains a bone by up to
+//! 1.6 % before the fold is walked out).
+
+use sinew::prelude::*;
+use sinew::ragdoll::RigSpace;
+use sinew::ragdoll::{Ragdoll, presets};
+use sinew::{VecOf, World};
+
+const DT: f64 = 1.0 / 60.0;
+
+fn r<R: Real>(v: f64) -> R {
+    R::from_f64(v)
+}
+
+/// Per-frame checks of one run; returns the worst strain and the largest node speed over
+/// the last half second.
+fn check_frames<S: RigSpace>(
+    w: &mut World<S>,
+    rd: &Ragdoll<S>,
+    (frames, depth): (u32, f64),
+    inside: impl Fn(VecOf<S>, f64) -> f64,
+    what: &str,
+) -> (f64, f64) {
+    let (mut worst, mut late) = (0.0f64, 0.0f64);
+    for f in 0..frames {
+        w.step(r(DT)).unwrap();
+        let st = rd.stats(w).unwrap();
+        let strain = st.max_bone_strain.to_f64();
+        assert!(strain <= 0.005, "{what}: frame {f}: bone strain {:.3} %", strain * 100.0);
+        worst = worst.max(strain);
+        for &h in rd.nodes() {
+            let (p, rad) = (w.particles().position(h).unwrap(), w.particles().radius(h).unwrap().to_f64());
+            assert!(p.is_finite(), "{what}: frame {f}: NaN");
+            let d = inside(p, rad);
+            assert!(d <= depth, "{what}: frame {f}: {:.3} mm inside the ground or the wall", d * 1000.0);
+        }
+        if f + 30 >= frames {
+            late = late.max(st.max_speed.to_f64());
+        }
+    }
+    (worst, late)
+}
+
+/// `humanoid16` from `origin` at `velocity` towards a box wall (face at x = 3) over the
+/// ground, at the default settings but `substeps`; 5 s.
+fn run_2d<R: Real>(substeps: u32, origin: (f64, f64), velocity: (f64, f64), frames: u32, depth: f64) -> (f64, f64) {
+    let rig = presets::humanoid16::<R>();
+    let def = WorldDef::default().substeps(substeps).friction(r(0.6)).damping(r(0.3));
+    let mut w = World::<Space2<R>>::new(def).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(Vector2::from_f64(0.0, 1.0), R::ZERO).unwrap())).unwrap();
+    let wall = Shape::cuboid(Vector2::from_f64(0.25, 3.0)).unwrap();
+    w.add_collider(&ColliderDef::new(wall).position(Vector2::from_f64(3.25, 3.0))).unwrap();
+    let at = Vector2::from_f64(origin.0, origin.1);
+    let rd = Ragdoll::spawn(&mut w, &rig, at, R::ONE, Vector2::from_f64(velocity.0, velocity.1)).unwrap();
+    let inside = |p: Vector2<R>, rad: f64| (rad - p.y.to_f64()).max(p.x.to_f64() - (3.0 - rad));
+    let what = format!("{} 2D, {substeps} substeps, from {origin:?} at {velocity:?}", R::NAME);
+    check_frames(&mut w, &rd, (frames, depth), inside, &what)
+}
+
+/// `humanoid3d` likewise, against a wall plane at x = 3.
+fn run_3d<R: Real>(substeps: u32, origin: (f64, f64, f64), velocity: (f64, f64, f64), depth: f64) -> (f64, f64) {
+    let rig = presets::humanoid3d::<R>();
+    // The tree solve is off by default in 3D (`WorldDef::tree_solve`): on here.
+    let def = WorldDef::default().substeps(substeps).friction(r(0.6)).damping(r(0.3)).tree_solve(true);
+    let mut w = World::<Space3<R>>::new(def).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(0.0, 1.0, 0.0), R::ZERO).unwrap())).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(-1.0, 0.0, 0.0), r(-3.0)).unwrap())).unwrap();
+    let at = Vector3::from_f64(origin.0, origin.1, origin.2);
+    let v = Vector3::from_f64(velocity.0, velocity.1, velocity.2);
+    let rd = Ragdoll::spawn(&mut w, &rig, at, R::ONE, v).unwrap();
+    let inside = |p: Vector3<R>, rad: f64| (rad - p.y.to_f64()).max(p.x.to_f64() - (3.0 - rad));
+    let what = format!("{} 3D, {substeps} substeps, from {origin:?} at {velocity:?}", R::NAME);
+    check_frames(&mut w, &rd, (300, depth), inside, &what)
+}
+
+/// Thrown at 10 m/s into the wall and dropped from 5 m, at 4 and 8 substeps: bones
+/// within 0.5 % every frame (measured in `f64`: 0.01 %), nothing more than 0.1 mm inside
+/// the ground or the wall, at rest (under 1 cm/s) after 5 s.
+fn humanoid16_holds<R: Real>() {
+    for substeps in [4, 8] {
+        for (origin, velocity) in [((0.0, 0.3), (10.0, 0.0)), ((0.0, 5.0), (0.0, 0.0))] {
+            let (_, late) = run_2d::<R>(substeps, origin, velocity, 300, 1e-4);
+            assert!(late <= 0.01, "{} 2D, {substeps} substeps, {velocity:?}: still moving at {late} m/s", R::NAME);
+        }
+    }
+}
+
+#[test]
+fn humanoid16_thrown_and_dropped_at_default_settings_f64() {
+    humanoid16_holds::<f64>();
+}
+
+#[test]
+fn humanoid16_thrown_and_dropped_at_default_settings_f32() {
+    humanoid16_holds::<f32>();
+}
+
+#[test]
+fn humanoid16_thrown_and_dropped_at_default_settings_fixed() {
+    humanoid16_holds::<Fx>();
+}
+
+/// The same for `humanoid3d` at 8 substeps with the tree solve on (off by default in 3D), its depth within 1 mm (measured in `f64`:
+/// 0.68 mm thrown, a node the solve after contacts moved into the wall for a frame). At
+/// rest after 5 s in `f64` and fixed point; not in `f32`, where the dropped body still
+/// moves at 4.9 cm/s (measured; not asserted).
+fn humanoid3d_holds<R: Real>() {
+    for (origin, velocity) in [((0.0, 0.4, 0.0), (10.0, 1.0, 1.0)), ((0.0, 5.0, 0.0), (0.0, 0.0, 0.0))] {
+        let (_, late) = run_3d::<R>(8, origin, velocity, 1e-3);
+        if R::NAME != "f32" {
+            assert!(late <= 0.01, "{} 3D, {velocity:?}: still moving at {late} m/s", R::NAME);
+        }
+    }
+}
+
+#[test]
+fn humanoid3d_thrown_and_dropped_with_the_tree_solve_f64() {
+    humanoid3d_holds::<f64>();
+}
+
+#[test]
+fn humanoid3d_thrown_and_dropped_with_the_tree_solve_f32() {
+    humanoid3d_holds::<f32>();
+}
+
+#[test]
+fn humanoid3d_thrown_and_dropped_with_the_tree_solve_fixed() {
+    humanoid3d_holds::<Fx>();
+}
+
+/// The sweep of `examples/ragdoll_impact.rs` in 2D: 15 throws into the wall (6–14 m/s
+/// from 0.3, 0.8 and 1.5 m up) and 6 drops (3, 5, 7 m, with 0 or 2 m/s sideways), 3 s
+/// each, at 4 and 8 substeps: every bone within 0.5 % every frame (measured: 0.01 %);
+/// nodes within 1 cm of the surfaces (measured: 4.7 mm at 4 substeps, 0.4 mm at 8, where a
+/// node beside a contact is moved into the surface by the solve after contacts for a
+/// frame).
+#[test]
+fn humanoid16_sweep_of_throws_and_drops_holds_every_bone() {
+    for substeps in [4, 8] {
+        for speed in [6.0, 8.0, 10.0, 12.0, 14.0] {
+            for y in [0.3, 0.8, 1.5] {
+                run_2d::<f64>(substeps, (0.0, y), (speed, 0.0), 180, 1e-2);
+            }
+        }
+        for y in [3.0, 5.0, 7.0] {
+            for vx in [0.0, 2.0] {
+                run_2d::<f64>(substeps, (0.0, y), (vx, 0.0), 180, 1e-2);
+            }
+        }
+    }
+}
