@@ -83,6 +83,7 @@ pub fn scene_controls(ui: &mut Ui, session: &mut Session) {
     changed |= ui.add(egui::Slider::new(&mut p.iterations, 1..=20).text("iterations")).changed();
     changed |= ui.add(egui::Slider::new(&mut p.damping, 0.0..=5.0).text("damping (1/s)")).changed();
     changed |= ui.add(egui::Slider::new(&mut p.restitution, 0.0..=1.0).text("restitution")).changed();
+    changed |= ui.checkbox(&mut p.tree_solve, "exact bones (tree solve)").changed();
     if changed {
         session.set_params(p);
     }

@@ -26,6 +26,9 @@ pub struct Params {
     pub damping: f64,
     /// Restitution of contacts.
     pub restitution: f64,
+    /// Exact tree solve of ragdoll bones (`WorldDef::tree_solve`); off, bones are
+    /// Gauss–Seidel projections and go rubbery at few iterations.
+    pub tree_solve: bool,
 }
 
 /// What the stats panel and the plots show, measured after a step.
@@ -289,6 +292,7 @@ impl<S: SceneSpace> Sim for Play<S> {
             iterations: d.iterations,
             damping: d.damping.to_f64(),
             restitution: d.restitution.to_f64(),
+            tree_solve: d.tree_solve,
         }
     }
     fn set_params(&mut self, p: &Params) -> Result<(), String> {
@@ -302,6 +306,7 @@ impl<S: SceneSpace> Sim for Play<S> {
         d.iterations = p.iterations;
         d.damping = RealOf::<S>::from_f64(p.damping);
         d.restitution = RealOf::<S>::from_f64(p.restitution);
+        d.tree_solve = p.tree_solve;
         self.scene.world.set_def(d).map_err(|e| e.to_string())
     }
     fn stats(&self) -> Stats {
