@@ -468,3 +468,16 @@ fn a_violated_angle_limit_is_drawn_red() {
     assert!((start[1].atan2(start[0]) + 0.17).abs() < 1e-9 && (length(start) - 0.35).abs() < 1e-9);
     assert_eq!(style.color, style::LIMIT_VIOLATED);
 }
+
+#[test]
+fn a_ropes_attached_end_is_drawn_as_the_body_it_is() {
+    let mut w = World::<Space2<f64>>::new(WorldDef::default()).unwrap();
+    let load = w.add_particle(&ParticleDef::at(v2(0.0, -1.0)).mass(10.0).radius(0.2)).unwrap();
+    let def = RopeDef::between(v2(0.0, 0.0), v2(0.0, -1.0)).segments(10).pin_start().attach_end(load);
+    w.add_rope(&def).unwrap();
+    w.step(1.0 / 60.0).unwrap();
+    let rec = draw(&w, &DebugDrawOptions::default());
+    // The rope's own free particles are its vertices (not drawn); the attached load is.
+    assert_eq!(rec.count("circle", DrawKind::Particle), 1);
+    assert_eq!(rec.count("rope", DrawKind::Rope), 1);
+}
