@@ -2,5 +2,6 @@
 //! read `determinism::golden_*`, `rope_report::...`); see `crates/sinew/tests/suite`.
 
 mod determinism;
+mod hostile;
 mod ragdoll_keys;
 mod rope_report;
