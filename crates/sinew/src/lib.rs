@@ -71,7 +71,7 @@ pub use error::SinewError;
 pub use math::{Fx, Quat, Real, Rot2, Rotation, Vector, Vector2, Vector3};
 pub use particle::{InteractionGroups, ParticleDef, ParticleHandle};
 pub use ragdoll::{MuscleRagdoll, MuscleRagdollDef, MuscleRagdollHandle, Pose, Ragdoll, RigDef, SpawnDef, TargetPose};
-pub use rope::{Rope, RopeDef, RopeEnd, RopeHandle, RopePoint};
+pub use rope::{Rope, RopeDef, RopeEnd, RopeHandle, RopePoint, TautMode, Wrap};
 pub use sleep::{SleepGroup, SleepGroupHandle};
 pub use space::{BaseSpace, ColliderSpace, JointSpace, RealOf, RotOf, Space, Space2, Space3, VecOf};
 pub use state::StateHasher;
@@ -117,7 +117,7 @@ pub mod prelude {
         AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, ColliderDef, ColliderHandle,
         ConstraintOrder, Controller, ControllerHandle, DistanceDef, DistanceHandle, DriverDef, DriverHandle,
         FixedStepper, Fx, InteractionGroups, JointLimitHandle, MuscleRagdoll, MuscleRagdollDef, MuscleRagdollHandle,
-        ParticleDef, ParticleHandle, Pose, Ragdoll, Real, RigDef, RopeDef, RopeEnd, RopeHandle, RopePoint, Shape,
+        ParticleDef, ParticleHandle, Pose, Ragdoll, Real, RigDef, RopeDef, RopeEnd, RopeHandle, RopePoint, Shape, TautMode,
         SinewError, SleepGroupHandle, Snapshot, Space, Space2, Space3, SpawnDef, StepReport, SubstepSolver,
         SwingTwistLimitDef, TargetPose, TetherDef, TetherHandle, Vector, Vector2, Vector3, World2, World2d, World2x,
         World3, World3d, World3x, WorldDef, XVec2, XVec3,

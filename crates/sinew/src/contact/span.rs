@@ -156,7 +156,7 @@ impl<S: Space> Spans<'_, S> {
             let mut cands = Vec::new();
             let any_moving = self.colliders.values().any(|c| c.is_moving());
             for (h, r) in self.ropes.iter() {
-                if r.sleep.sleeping || !r.edge_collisions {
+                if r.sleep.sleeping || !r.edge_collisions || r.taut.active {
                     continue;
                 }
                 for w in r.idx.windows(2) {
@@ -424,7 +424,7 @@ impl<S: Space> Spans<'_, S> {
         let ps = &self.particles;
         let mut spans = Vec::new();
         for (h, r) in self.ropes.iter() {
-            if r.sleep.sleeping || !r.edge_collisions {
+            if r.sleep.sleeping || !r.edge_collisions || r.taut.active {
                 continue;
             }
             for w in r.idx.windows(2) {

@@ -68,6 +68,7 @@ pub mod edge;
 pub(crate) mod reel;
 pub(crate) mod solve;
 pub(crate) mod tear;
+pub mod taut;
 pub(crate) mod tension;
 
 use crate::SinewError;
@@ -78,6 +79,7 @@ use crate::particle::{ParticleDef, ParticleHandle, ParticleSet};
 use crate::sleep::Sleep;
 use crate::space::{RealOf, Space, VecOf};
 use crate::state::saved_state;
+pub use taut::{TautMode, Wrap};
 
 define_handle!(
     /// A rope in a [`crate::World`].
@@ -142,6 +144,9 @@ pub struct RopeDef<S: Space> {
     pub attach_start: Option<ParticleHandle>,
     /// The same for the rope's last node (replacing the last point).
     pub attach_end: Option<ParticleHandle>,
+    /// When the rope uses the taut representation ([`taut`]); default
+    /// [`TautMode::Never`]. 2D only.
+    pub taut: TautMode,
 }
 
 impl<S: Space> Default for RopeDef<S> {
@@ -163,6 +168,7 @@ impl<S: Space> Default for RopeDef<S> {
             edge_collisions: true,
             attach_start: None,
             attach_end: None,
+            taut: TautMode::Never,
         }
     }
 }
@@ -264,6 +270,12 @@ impl<S: Space> RopeDef<S> {
         self.attach_end = Some(p);
         self
     }
+    /// Sets the taut mode ([`taut`]).
+    #[must_use]
+    pub fn taut(mut self, mode: TautMode) -> Self {
+        self.taut = mode;
+        self
+    }
     /// Turns span collisions on or off (particles collide either way).
     #[must_use]
     pub fn edge_collisions(mut self, on: bool) -> Self {
@@ -286,6 +298,13 @@ impl<S: Space> RopeDef<S> {
             return Err(SinewError::InvalidParameter {
                 what: "rope attach",
                 reason: "the same particle at both ends",
+                value: None,
+            });
+        }
+        if self.taut != TautMode::Never && S::DIM != 2 {
+            return Err(SinewError::InvalidParameter {
+                what: "rope taut",
+                reason: "the taut representation is 2D only (use \"never\" in 3D)",
                 value: None,
             });
         }
@@ -446,11 +465,13 @@ pub struct Rope<S: Space> {
     /// rope's own: removing the rope leaves them). A rope with an attached end never
     /// sleeps: its sleep would freeze a particle that other bodies move.
     pub(crate) attached: [bool; 2],
+    /// The taut representation's state ([`taut`]).
+    pub(crate) taut: taut::Taut<RealOf<S>>,
 }
 
 saved_state!(impl[S: Space] Rope<S> {
     particles, idx, rest, lambda, bend_lambda, bend_rest, segment_length, density, compliance, bend_compliance,
-    tethers, radius, friction, tear_tension, edge_collisions, wind, drag, sleep, attached,
+    tethers, radius, friction, tear_tension, edge_collisions, wind, drag, sleep, attached, taut,
 });
 
 /// What rope edits (reeling, cutting, removing a particle) need from the world that holds
@@ -546,6 +567,7 @@ impl<S: Space> Rope<S> {
             drag: RealOf::<S>::ZERO,
             sleep: Sleep::default(),
             attached: [ends[0].is_some(), ends[1].is_some()],
+            taut: taut::Taut { mode: def.taut, ..Default::default() },
         })
     }
 }
@@ -639,6 +661,22 @@ impl<S: Space> Rope<S> {
     #[must_use]
     pub fn segment_length(&self) -> RealOf<S> {
         self.segment_length
+    }
+    /// The taut mode asked for ([`taut`]).
+    #[must_use]
+    pub fn taut_mode(&self) -> TautMode {
+        self.taut.mode
+    }
+    /// Whether the rope is taut now (a polyline round its contacts) rather than slack
+    /// (its particles).
+    #[must_use]
+    pub fn is_taut(&self) -> bool {
+        self.taut.active
+    }
+    /// The taut path's contacts from start to end (empty when slack).
+    #[must_use]
+    pub fn wraps(&self) -> &[Wrap<RealOf<S>>] {
+        &self.taut.wraps
     }
     /// True while asleep.
     #[must_use]

@@ -34,6 +34,10 @@ pub(crate) fn set_length<S: Space>(
     let last = rope.rest.len() - 1;
     let j = if end == RopeEnd::Start { 0 } else { last };
     rope.rest[j] = (rope.rest[j] + (length - current)).max(min_len);
+    // A taut rope reeled at its start pays out (or takes in) on its start side.
+    if end == RopeEnd::Start {
+        rope.taut.split = (rope.taut.split + (length - current)).max(RealOf::<S>::ZERO);
+    }
     // Split or merge until the end segment is within [0.5, 1.5] × nominal.
     for _ in 0..10_000 {
         let rope = rope_mut(host, h)?;

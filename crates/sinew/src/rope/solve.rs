@@ -2,6 +2,7 @@
 //! bending and tethers) in every iteration, tearing and sleep at its end.
 
 use super::chain::{ChainRef, ChainScratch, solve_chain};
+use super::taut::solve::TautScratch;
 use super::{Rope, RopeHandle};
 use crate::arena::Arena;
 use crate::collider::{Aabb, Collider};
@@ -126,9 +127,15 @@ pub(crate) fn particle_flags<S: Space>(
     extra_reach.clear();
     extra_reach.resize(n, RealOf::<S>::ZERO);
     for r in ropes.values() {
+        let last = r.idx.len().saturating_sub(1);
         for (i, &k) in r.idx.iter().enumerate() {
             let k = k as usize;
-            sleeping[k] = r.sleep.sleeping;
+            // A taut rope's interior is laid along its path at the end of the step: for
+            // the step it is still, like a sleeping rope's.
+            sleeping[k] = r.sleep.sleeping || (r.taut.active && i > 0 && i < last);
+            if r.taut.active {
+                continue;
+            }
             if r.edge_collisions {
                 let left = if i > 0 { r.rest[i - 1] } else { RealOf::<S>::ZERO };
                 let right = r.rest.get(i).copied().unwrap_or(RealOf::<S>::ZERO);
@@ -146,12 +153,20 @@ pub(crate) fn solve_ropes<S: Space>(
     scratch: &mut ChainScratch<S>,
     ctx: &SubstepContext<RealOf<S>>,
     (first, first_substep): (bool, bool),
+    (colliders, friction, taut): (&Arena<Collider<S>>, RealOf<S>, &mut TautScratch<VecOf<S>, RealOf<S>>),
 ) {
     let zero = RealOf::<S>::ZERO;
     let coarse_tol = RealOf::<S>::from_ratio(1, COARSE_TOLERANCE);
     let fine_tol = RealOf::<S>::from_ratio(1, FINE_TOLERANCE);
     for (i, r) in ropes.values_mut().enumerate() {
         if r.sleep.sleeping {
+            continue;
+        }
+        if r.taut.active {
+            if first {
+                super::taut::solve::update_contacts(r, ps, colliders, taut);
+            }
+            super::taut::solve::solve(r, ps, colliders, friction, taut);
             continue;
         }
         // A compliant rope's multipliers restart at 0 every substep (XPBD with substeps):
@@ -225,7 +240,8 @@ pub(crate) fn settle<S: Space>(ropes: &mut Arena<Rope<S>>, ps: &mut ParticleSet<
     for r in ropes.values_mut() {
         // Not with an attached end: sleeping makes the rope's particles immovable, and an
         // attached one belongs to a body that other constraints move.
-        let may_sleep = r.drag == RealOf::<S>::ZERO && r.attached == [false, false];
+        // Nor while taut: its interior is laid along the path, not simulated.
+        let may_sleep = r.drag == RealOf::<S>::ZERO && r.attached == [false, false] && !r.taut.active;
         r.sleep.settle(&r.idx, ps, may_sleep);
     }
 }

@@ -49,6 +49,8 @@ pub(crate) fn cut<S: Space>(
         ..rope.clone_material()
     };
     rope.attached[1] = false;
+    // Both pieces start slack (their paths are found again by the switch).
+    rope.taut.leave();
     let head_empty = rope.rest.is_empty();
     let piece_handle = if piece.rest.is_empty() { None } else { Some(RopeHandle(ropes.insert(piece))) };
     if head_empty {
@@ -74,6 +76,7 @@ pub(crate) fn detach<S: Space>(
         return Err(SinewError::InvalidParameter { what: "rope particle", reason: "index out of range", value: None });
     }
     rope.sleep.wake();
+    rope.taut.leave();
     if n <= 2 {
         ropes.remove(h.0);
         return Ok(None);
@@ -141,6 +144,7 @@ impl<S: Space> Rope<S> {
             drag: self.drag,
             sleep: Sleep::default(),
             attached: [false, false],
+            taut: super::taut::Taut { mode: self.taut.mode, ..Default::default() },
         }
     }
 }

@@ -56,7 +56,7 @@ pub(crate) struct TensionScratch<R> {
 /// Start of a step: the compliant ropes' sums, zeroed.
 pub(crate) fn begin<S: Space>(ropes: &Arena<Rope<S>>, sc: &mut TensionScratch<RealOf<S>>) {
     sc.sum.clear();
-    for r in ropes.values().filter(|r| r.compliance > RealOf::<S>::ZERO) {
+    for r in ropes.values().filter(|r| r.compliance > RealOf::<S>::ZERO && !r.taut.active) {
         sc.sum.extend(r.lambda.iter().map(|_| RealOf::<S>::ZERO));
     }
 }
@@ -64,7 +64,7 @@ pub(crate) fn begin<S: Space>(ropes: &Arena<Rope<S>>, sc: &mut TensionScratch<Re
 /// End of a substep: adds every awake compliant rope's multipliers to the step's sums.
 pub(crate) fn accumulate<S: Space>(ropes: &Arena<Rope<S>>, sc: &mut TensionScratch<RealOf<S>>) {
     let mut sums = sc.sum.as_mut_slice();
-    for r in ropes.values().filter(|r| r.compliance > RealOf::<S>::ZERO) {
+    for r in ropes.values().filter(|r| r.compliance > RealOf::<S>::ZERO && !r.taut.active) {
         let (mine, rest) = sums.split_at_mut(r.lambda.len().min(sums.len()));
         sums = rest;
         if r.sleep.sleeping {
@@ -83,12 +83,12 @@ pub(crate) fn settle<S: Space>(ropes: &mut Arena<Rope<S>>, sc: &TensionScratch<R
     let mut sums = sc.sum.as_slice();
     for r in ropes.values_mut() {
         if r.sleep.sleeping {
-            if r.compliance > RealOf::<S>::ZERO {
+            if r.compliance > RealOf::<S>::ZERO && !r.taut.active {
                 sums = &sums[r.lambda.len().min(sums.len())..];
             }
             continue;
         }
-        if r.compliance > RealOf::<S>::ZERO {
+        if r.compliance > RealOf::<S>::ZERO && !r.taut.active {
             let (mine, rest) = sums.split_at(r.lambda.len().min(sums.len()));
             sums = rest;
             if mine.len() == r.lambda.len() {

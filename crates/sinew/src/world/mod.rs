@@ -149,6 +149,8 @@ pub(crate) struct Scratch<S: Space> {
     pub chain: ChainScratch<S>,
     /// The rope tension read-out's buffers.
     pub tension: crate::rope::tension::TensionScratch<RealOf<S>>,
+    /// Working memory of the taut ropes.
+    pub taut: crate::rope::taut::solve::TautScratch<VecOf<S>, RealOf<S>>,
     /// The impact passes' direct solve.
     pub group_solver: GroupSolver<S>,
     /// Particles recovered from a non-finite state this step.

@@ -151,6 +151,30 @@ impl<S: Space> World<S> {
         Ok(())
     }
 
+    /// Sets when a rope uses the taut representation ([`crate::rope::taut`]); the switch
+    /// happens at the end of the next step. A taut rope asked to be `Never` goes slack
+    /// there. 2D only.
+    pub fn set_rope_taut(&mut self, h: RopeHandle, mode: crate::rope::TautMode) -> Result<(), SinewError> {
+        if mode != crate::rope::TautMode::Never && S::DIM != 2 {
+            return Err(SinewError::InvalidParameter {
+                what: "rope taut",
+                reason: "the taut representation is 2D only",
+                value: None,
+            });
+        }
+        let rope = self.rope_mut(h)?;
+        rope.taut.mode = mode;
+        rope.sleep.wake();
+        Ok(())
+    }
+
+    /// The rope's path from start to end: the polyline round its contacts while taut
+    /// (round contacts sampled every 1/8 rad), its particles while slack.
+    pub fn rope_path(&self, h: RopeHandle) -> Result<Vec<VecOf<S>>, SinewError> {
+        let rope = self.rope(h)?;
+        Ok(crate::rope::taut::solve::path_points(rope, &self.state.particles, &self.state.colliders))
+    }
+
     /// Wakes a sleeping rope.
     pub fn wake_rope(&mut self, h: RopeHandle) -> Result<(), SinewError> {
         self.rope_mut(h)?.sleep.wake();

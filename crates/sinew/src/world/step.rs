@@ -357,7 +357,8 @@ impl<S: Space> World<S> {
 
     fn solve_ropes(&mut self, ctx: &SubstepContext<RealOf<S>>, first: (bool, bool)) {
         let (st, sc) = (&mut self.state, &mut self.scratch);
-        crate::rope::solve::solve_ropes(&mut st.ropes, &mut st.particles, &mut sc.chain, ctx, first);
+        let taut = (&st.colliders, st.def.friction, &mut sc.taut);
+        crate::rope::solve::solve_ropes(&mut st.ropes, &mut st.particles, &mut sc.chain, ctx, first, taut);
     }
 
     fn solve_constraints(&mut self, ctx: &SubstepContext<RealOf<S>>, first: bool) {
@@ -476,6 +477,9 @@ impl<S: Space> World<S> {
     fn end_step(&mut self, dt: RealOf<S>, h: RealOf<S>, report: &mut StepReport) {
         let (st, sc) = (&mut self.state, &mut self.scratch);
         if !st.ropes.is_empty() {
+            for r in st.ropes.values_mut().filter(|r| r.taut.active && !r.sleep.sleeping) {
+                crate::rope::taut::solve::end_step(r, &mut st.particles, &st.colliders, dt, &mut sc.taut);
+            }
             crate::rope::tension::settle(&mut st.ropes, &sc.tension, st.def.substeps);
         }
         let acted = sc.contacts.iter().filter(|c| c.dn > RealOf::<S>::ZERO).count();
@@ -509,6 +513,7 @@ impl<S: Space> World<S> {
             }
             let st = &mut self.state;
             crate::rope::solve::settle(&mut st.ropes, &mut st.particles);
+            crate::rope::taut::solve::switch(&mut st.ropes, &mut st.particles, &st.colliders, &mut self.scratch.taut);
         }
         let st = &mut self.state;
         crate::sleep::settle_groups(&mut st.sleep_groups, &mut st.particles);

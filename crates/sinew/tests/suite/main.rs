@@ -20,5 +20,6 @@ mod rollback;
 mod rope;
 mod rope_attach;
 mod rope_on_post;
+mod rope_taut;
 mod rope_tension;
 mod swing_twist;

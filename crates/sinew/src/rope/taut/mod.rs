@@ -1,0 +1,169 @@
+//! The taut rope: a straight polyline that bends only round obstacles, for a rope pulled
+//! tight (a grappling hook, a rope dragged round posts), and the switch between it and
+//! the particle rope.
+//!
+//! # Why a second representation
+//! A stretched particle rope wrapped round a post fights itself: corrections propagate
+//! slowly along the chain, a corner falls between two particles, and every frame the
+//! contact and the chain solve undo each other's work, so the rope jitters and slides
+//! over corners whatever the iteration count. A taut rope has no such freedom to use: it
+//! is the shortest path between its ends round the obstacles, and only its ends and its
+//! contacts are state.
+//!
+//! # The path
+//! Start end → contacts → end end. A contact is a feature of a collider (a corner of a
+//! box or polygon, a ball, a capsule cap; see [`geometry`]) wrapped on a side. Between
+//! contacts the rope is a straight span, the common tangent of the two features; at a
+//! contact it follows the feature's arc. Contacts are gained by sweeping the end spans
+//! over the features as the ends move and lost when the turn at a contact reverses
+//! ([`wrap`]).
+//!
+//! # Holding: the length constraint
+//! The path's length `ℓ = Σ spans + Σ r·θ` may not exceed the rope's length `L`. Its
+//! gradient with respect to an end is the unit direction of that end's span (the arc's
+//! change cancels the tangent's), so the taut rope acts on its ends as a distance
+//! constraint to their pivots: a dynamic end swings from the last contact like a pendulum
+//! (the grappling hook), and its multiplier is the rope's tension.
+//!
+//! With contacts the rope is split at them into a start side of length `a₀` and an end
+//! side `a₁ = L − ℓ_inner − a₀`, each a max-distance constraint of its end to its pivot.
+//! Rope slides round the contacts from one side to the other by the **capstan law**: with
+//! `k = e^{Σ μᵢ θᵢ}` over the contacts, the sides' tensions satisfy `T_high ≤ k·T_low`,
+//! else rope slips toward the high side until equality. In multiplier form
+//! (`T ∝ C/w`, `C` a side's violation, `w` its end's inverse mass), a slip `δ` from the
+//! start side to the end side solves
+//!
+//! ```text
+//! (C₁ − δ)·w₀ = k·(C₀ + δ)·w₁   ⇒   δ = (C₁·w₀ − k·C₀·w₁) / (w₀ + k·w₁)
+//! ```
+//!
+//! (a slack side, `C < 0`, gives its slack first). Frictionless (`k = 1`) this is one
+//! constraint over the whole path: two masses over a post move as Atwood's machine, with
+//! its tension `2g·m₀m₁/(m₀ + m₁)`. A pinned end (`w = 0`) holds any tension.
+//!
+//! The rope's own mass is not simulated while taut (it is light next to what it holds):
+//! its particles are laid along the path at the end of each step, with the velocity of
+//! that motion.
+//!
+//! # Switching
+//! [`TautMode::Auto`]: a slack rope goes taut when its string-pulled path ([`wrap`]) is at
+//! least `L·(1 − 10⁻³)` long and no particle is more than 1 mm from where the path would
+//! put it (so the switch moves nothing visibly), its interior particles are free (none
+//! pinned, grabbed or attached) and weigh less than a tenth of its free ends. It goes slack
+//! again when the path is shorter than `L·(1 − 5·10⁻³)` (hysteresis) or an interior
+//! particle is grabbed: the particles are already on the path, with their velocities,
+//! and the spare length makes them sag from there. [`TautMode::Always`] keeps the path
+//! shortest whatever the slack (`L` is then a maximum); [`TautMode::Never`] (the default)
+//! keeps the particle rope.
+//!
+//! 2D only: in 3D the taut path needs contacts sliding along box and hull edges and
+//! geodesics on spheres, which are not built; a 3D rope asking for a taut mode other than
+//! `Never` is refused.
+
+pub(crate) mod geometry;
+pub(crate) mod solve;
+pub(crate) mod wrap;
+
+use crate::arena::RawHandle;
+use crate::collider::ColliderHandle;
+use crate::math::Real;
+use crate::state::{SavedState, StateHasher, saved_state};
+
+/// When a rope uses the taut representation (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TautMode {
+    /// Always the particle rope (the default).
+    #[default]
+    Never,
+    /// Taut when pulled straight between obstacles, slack when rope is left over.
+    Auto,
+    /// Always taut: the shortest path, its length at most the rope's.
+    Always,
+}
+
+impl SavedState for TautMode {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.write_u64(*self as u64);
+    }
+}
+
+impl TautMode {
+    /// The scene-file name: `"never"`, `"auto"` or `"always"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Never => "never",
+            Self::Auto => "auto",
+            Self::Always => "always",
+        }
+    }
+}
+
+/// A contact of a taut rope: a collider's feature wrapped on a side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wrap<R> {
+    pub(crate) collider: RawHandle,
+    pub(crate) feature: u32,
+    /// `+1`: the rope turns left (counter-clockwise) round it; `−1`: right.
+    pub(crate) side: i32,
+    /// Turn at the contact in its wrap direction (rad), continuous over laps.
+    pub(crate) turn: R,
+}
+
+saved_state!(impl[R: Real] Wrap<R> { collider, feature, side, turn });
+
+impl<R: Real> Wrap<R> {
+    /// The collider wrapped.
+    #[must_use]
+    pub fn collider(&self) -> ColliderHandle {
+        ColliderHandle(self.collider)
+    }
+    /// Which feature: vertex index of a box or polygon, cap 0/1 of a capsule, 0 of a ball.
+    #[must_use]
+    pub fn feature(&self) -> u32 {
+        self.feature
+    }
+    /// `+1` when the rope turns left (counter-clockwise) round it, `−1` right.
+    #[must_use]
+    pub fn side(&self) -> i32 {
+        self.side
+    }
+    /// How far the rope turns round it (rad; more than 2π for laps round a round post).
+    #[must_use]
+    pub fn turn(&self) -> R {
+        self.turn
+    }
+}
+
+/// A rope's taut state (part of [`super::Rope`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Taut<R> {
+    /// The mode asked for.
+    pub mode: TautMode,
+    /// Whether the rope is taut now.
+    pub active: bool,
+    /// Contacts from start to end.
+    pub wraps: Vec<Wrap<R>>,
+    /// Rope on the start side of the first contact (m); meaningless without contacts.
+    pub split: R,
+    /// Per side (start, end), the multipliers summed over the step (tension read-out).
+    pub lambda: [R; 2],
+}
+
+saved_state!(impl[R: Real] Taut<R> { mode, active, wraps, split, lambda });
+
+impl<R: Real> Taut<R> {
+    /// Back to the particle rope (its particles stay where the path put them).
+    pub(crate) fn leave(&mut self) {
+        self.active = false;
+        self.wraps.clear();
+        self.lambda = [R::ZERO; 2];
+    }
+}
+
+/// The rope is taut when its string-pulled path is at least `L·(1 − 1/ENTER)` long.
+pub(crate) const ENTER: i32 = 1000;
+/// A taut rope goes slack when its path is shorter than `L·(1 − 1/LEAVE)`.
+pub(crate) const LEAVE: i32 = 200;
+/// Most distance (m, as a ratio) a particle may be moved by the switch to taut.
+pub(crate) const MAX_SNAP: (i32, i32) = (1, 1000);

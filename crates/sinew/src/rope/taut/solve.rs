@@ -1,0 +1,406 @@
+//! The taut rope's stages in a step: contacts updated at each substep, the length
+//! constraint with capstan slip in every iteration, particles laid along the path and the
+//! tension written at the end, then the switch between slack and taut (the method is in
+//! the module docs of [`super`]).
+
+use super::geometry::{Feature, Node, Path, collider_features, exp_small};
+use super::wrap::{nodes, repair, reverse, string_pull, sweep_end, unwrap};
+use super::{ENTER, LEAVE, MAX_SNAP, TautMode};
+use crate::arena::{Arena, RawHandle};
+use crate::collider::{Aabb, Collider, mix_friction};
+use crate::math::{Real, Vector};
+use crate::particle::{KINEMATIC, ParticleSet};
+use crate::rope::Rope;
+use crate::space::{RealOf, Space, VecOf};
+
+/// Working memory of the taut stages (nothing here outlives a call).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TautScratch<V, R> {
+    features: Vec<Feature<V, R>>,
+    nodes: Vec<Node<V, R>>,
+    path: Path<V, R>,
+    removed: Vec<(RawHandle, u32)>,
+    poly: Vec<V>,
+    points: Vec<V>,
+}
+
+/// The features of the colliders whose boxes overlap `bounds` (all when `None`).
+fn gather<S: Space>(
+    colliders: &Arena<Collider<S>>,
+    radius: RealOf<S>,
+    bounds: Option<&Aabb<VecOf<S>>>,
+    out: &mut Vec<Feature<VecOf<S>, RealOf<S>>>,
+) {
+    out.clear();
+    for (h, c) in colliders.iter() {
+        if let (Some(b), Some((lo, hi))) = (bounds, c.shape.local_aabb()) {
+            let bb = crate::collider::world_aabb::<S>(lo, hi, c.position, c.rotation);
+            if !bb.overlaps::<RealOf<S>>(b) {
+                continue;
+            }
+        }
+        collider_features(h, c, radius, out);
+    }
+}
+
+/// The slip `δ` of rope from the start side to the end side (negative: the other way)
+/// by the capstan law, given the sides' violations `c`, their ends' inverse masses `w`
+/// and `k = e^{μθ}` (see the module docs of [`super`]).
+pub(crate) fn slip<R: Real>(c: [R; 2], w: [R; 2], k: R) -> R {
+    let zero = R::ZERO;
+    let toward = |c0: R, c1: R, w0: R, w1: R| -> Option<R> {
+        if !(c1 > zero && (c0 < zero || c1 * w0 > k * c0 * w1)) {
+            return None;
+        }
+        let (mut c0, mut c1, mut d) = (c0, c1, zero);
+        if c0 < zero {
+            let free = (-c0).min(c1);
+            d += free;
+            c0 += free;
+            c1 -= free;
+        }
+        let den = w0 + k * w1;
+        if c1 > zero && den > zero {
+            d += ((c1 * w0 - k * c0 * w1) / den).max(zero);
+        }
+        Some(d)
+    };
+    if let Some(d) = toward(c[0], c[1], w[0], w[1]) {
+        d
+    } else if let Some(d) = toward(c[1], c[0], w[1], w[0]) {
+        -d
+    } else {
+        zero
+    }
+}
+
+/// Whether particle slot `k` moves freely (not pinned, driven or kinematic).
+fn free<S: Space>(ps: &ParticleSet<S>, k: u32) -> bool {
+    let k = k as usize;
+    ps.inv_mass[k] > RealOf::<S>::ZERO && ps.flags[k] & KINEMATIC == 0 && ps.target[k].is_none()
+}
+
+/// The slack of the start side with the current contacts, `span₀ − a₀` (half the whole
+/// slack when there is no contact).
+fn start_slack<R: Real, V: Vector<R>>(path: &Path<V, R>, split: R, length: R, contacts: usize) -> R {
+    if contacts == 0 { (path.length - length) * R::HALF } else { path.lengths[0] - split }
+}
+
+/// Start of a substep (its first iteration): the contacts follow the ends from where the
+/// substep started (`prev`) to their predictions (`pos`) — wraps, unwraps, repairs — and
+/// the start side's length is carried over so that its slack does not change.
+pub(crate) fn update_contacts<S: Space>(
+    r: &mut Rope<S>,
+    ps: &ParticleSet<S>,
+    colliders: &Arena<Collider<S>>,
+    sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+) {
+    let (a, b) = (r.idx[0] as usize, r.idx[r.idx.len() - 1] as usize);
+    let (s0, s1, e0, e1) = (ps.prev[a], ps.pos[a], ps.prev[b], ps.pos[b]);
+    let length = r.rest_length();
+    let pad = VecOf::<S>::splat(r.radius + length);
+    let bounds = Aabb { min: s0.min_elem(s1).min_elem(e0.min_elem(e1)) - pad, max: s0.max_elem(s1).max_elem(e0.max_elem(e1)) + pad };
+    gather(colliders, r.radius, Some(&bounds), &mut sc.features);
+    let t = &mut r.taut;
+    // The start side's slack before any change, at the new positions.
+    nodes(s1, e1, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
+    sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
+    let slack0 = start_slack(&sc.path, t.split, length, t.wraps.len());
+    // The end: unwrap at its new position, then sweep from the old one (the start where
+    // it was).
+    nodes(s0, e1, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
+    sc.removed.clear();
+    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
+    sweep_end(&mut t.wraps, &mut sc.nodes, (e0, e1), &sc.features, &sc.removed);
+    // The start, on the reversed path.
+    let last = sc.nodes.len() - 1;
+    sc.nodes[0].center = s1;
+    sc.nodes[last].center = e1;
+    reverse(&mut t.wraps, &mut sc.nodes);
+    sc.removed.clear();
+    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
+    sweep_end(&mut t.wraps, &mut sc.nodes, (s0, s1), &sc.features, &sc.removed);
+    reverse(&mut t.wraps, &mut sc.nodes);
+    repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, 4);
+    sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
+    for (w, &turn) in t.wraps.iter_mut().zip(&sc.path.turns) {
+        w.turn = turn;
+    }
+    if !t.wraps.is_empty() {
+        t.split = (sc.path.lengths[0] - slack0).max(RealOf::<S>::ZERO);
+    }
+}
+
+/// One iteration of the length constraint (see the module docs of [`super`]); `mu` is the
+/// friction of a contact with `collider`.
+pub(crate) fn solve<S: Space>(
+    r: &mut Rope<S>,
+    ps: &mut ParticleSet<S>,
+    colliders: &Arena<Collider<S>>,
+    default_friction: RealOf<S>,
+    sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+) {
+    let zero = RealOf::<S>::ZERO;
+    let (a, b) = (r.idx[0] as usize, r.idx[r.idx.len() - 1] as usize);
+    let length = r.rest_length();
+    let rope_friction = r.friction;
+    let t = &mut r.taut;
+    nodes(ps.pos[a], ps.pos[b], &mut t.wraps, colliders, r.radius, &mut sc.nodes);
+    let path = &mut sc.path;
+    path.compute(&sc.nodes, |i| t.wraps[i].turn);
+    let w = [ps.inv_mass[a], ps.inv_mass[b]];
+    let last = path.dirs.len() - 1;
+    if t.wraps.is_empty() {
+        let c = path.length - length;
+        let ws = w[0] + w[1];
+        if c > zero && ws > zero {
+            let dl = c / ws;
+            let d = path.dirs[0];
+            ps.pos[a] += d * (w[0] * dl);
+            ps.pos[b] -= d * (w[1] * dl);
+            t.lambda[0] += dl;
+            t.lambda[1] += dl;
+        }
+        return;
+    }
+    let inner = path.length - path.lengths[0] - path.lengths[last];
+    let room = (length - inner).max(zero);
+    let a0 = t.split.clamp(zero, room);
+    let mut c = [path.lengths[0] - a0, path.lengths[last] - (room - a0)];
+    // The capstan factor over every contact.
+    let mut mu_theta = zero;
+    for wr in &t.wraps {
+        let mu = mix_friction(rope_friction, colliders.get(wr.collider).and_then(|c| c.friction), default_friction);
+        mu_theta += mu * wr.turn.max(zero);
+    }
+    let k = exp_small(mu_theta);
+    let d = slip(c, w, k);
+    t.split = (a0 - d).clamp(zero, room);
+    let moved = a0 - t.split;
+    c[0] += moved;
+    c[1] -= moved;
+    let mut l = [zero; 2];
+    if c[0] > zero && w[0] > zero {
+        ps.pos[a] += path.dirs[0] * c[0];
+        l[0] = c[0] / w[0];
+    }
+    if c[1] > zero && w[1] > zero {
+        ps.pos[b] -= path.dirs[last] * c[1];
+        l[1] = c[1] / w[1];
+    }
+    // An immovable end holds what the other side pulls (exactly so without friction).
+    if w[0] == zero {
+        l[0] = l[1];
+    }
+    if w[1] == zero {
+        l[1] = l[0];
+    }
+    t.lambda[0] += l[0];
+    t.lambda[1] += l[1];
+}
+
+/// The path's polyline and the arc length at each of its points, for the rope's current
+/// contacts and end positions (in `sc.poly`; returns the path's length).
+fn polyline<S: Space>(
+    r: &mut Rope<S>,
+    ps: &ParticleSet<S>,
+    colliders: &Arena<Collider<S>>,
+    sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+) -> RealOf<S> {
+    let (a, b) = (r.idx[0] as usize, r.idx[r.idx.len() - 1] as usize);
+    let t = &mut r.taut;
+    nodes(ps.pos[a], ps.pos[b], &mut t.wraps, colliders, r.radius, &mut sc.nodes);
+    sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
+    sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, 8), &mut sc.poly);
+    sc.path.length
+}
+
+/// Positions along the polyline `poly` for every particle of the rope: particle `i` at
+/// arc length `sᵢ·ℓ/L` (its rest position, the path's length `ℓ` shared evenly).
+fn lay_out<S: Space>(r: &Rope<S>, poly: &[VecOf<S>], out: &mut Vec<VecOf<S>>) {
+    out.clear();
+    let total: RealOf<S> = poly.windows(2).fold(RealOf::<S>::ZERO, |s, w| s + (w[1] - w[0]).length());
+    let length = r.rest_length();
+    let scale = if length > RealOf::<S>::ZERO { total / length } else { RealOf::<S>::ZERO };
+    let (mut seg, mut seg_start) = (0usize, RealOf::<S>::ZERO);
+    let mut s = RealOf::<S>::ZERO;
+    for i in 0..r.idx.len() {
+        if i > 0 {
+            s += r.rest[i - 1];
+        }
+        let want = s * scale;
+        while seg + 2 < poly.len() && want > seg_start + (poly[seg + 1] - poly[seg]).length() {
+            seg_start += (poly[seg + 1] - poly[seg]).length();
+            seg += 1;
+        }
+        let p = match poly.len() {
+            0 => VecOf::<S>::ZERO,
+            1 => poly[0],
+            _ => {
+                let len = (poly[seg + 1] - poly[seg]).length();
+                let u = if len > RealOf::<S>::ZERO { ((want - seg_start) / len).clamp(RealOf::<S>::ZERO, RealOf::<S>::ONE) } else { RealOf::<S>::ZERO };
+                poly[seg].lerp(poly[seg + 1], u)
+            }
+        };
+        out.push(p);
+    }
+}
+
+/// End of a step for a taut rope: its interior particles laid along the path with the
+/// velocity of that motion over `dt`, and its tension written per segment (the start
+/// side's segments carry the start side's).
+pub(crate) fn end_step<S: Space>(
+    r: &mut Rope<S>,
+    ps: &mut ParticleSet<S>,
+    colliders: &Arena<Collider<S>>,
+    dt: RealOf<S>,
+    sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+) {
+    polyline(r, ps, colliders, sc);
+    let mut points = core::mem::take(&mut sc.points);
+    lay_out(r, &sc.poly, &mut points);
+    let n = r.idx.len();
+    let inv_dt = RealOf::<S>::ONE / dt;
+    for i in 1..n.saturating_sub(1) {
+        let k = r.idx[i] as usize;
+        ps.vel[k] = (points[i] - ps.step_start[k]) * inv_dt;
+        ps.pos[k] = points[i];
+        ps.prev[k] = points[i];
+    }
+    sc.points = points;
+    // Segments before the first contact's rope length carry the start side's tension.
+    let total = r.rest_length();
+    let t = &mut r.taut;
+    let boundary = if t.wraps.is_empty() { total } else { t.split };
+    let mut s = RealOf::<S>::ZERO;
+    for (j, l) in r.lambda.iter_mut().enumerate() {
+        let mid = s + r.rest[j] * RealOf::<S>::HALF;
+        s += r.rest[j];
+        *l = -(if mid <= boundary { t.lambda[0] } else { t.lambda[1] });
+    }
+    t.lambda = [RealOf::<S>::ZERO; 2];
+}
+
+/// After the step: the switch between slack and taut (see "Switching" in the module docs
+/// of [`super`]) for every rope whose mode is not `Never` (or that is taut and now is).
+pub(crate) fn switch<S: Space>(
+    ropes: &mut Arena<Rope<S>>,
+    ps: &mut ParticleSet<S>,
+    colliders: &Arena<Collider<S>>,
+    sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+) {
+    let zero = RealOf::<S>::ZERO;
+    for r in ropes.values_mut() {
+        let n = r.idx.len();
+        if r.taut.mode == TautMode::Never || n < 2 || S::DIM != 2 {
+            r.taut.leave();
+            continue;
+        }
+        let interior_free = r.idx[1..n - 1].iter().all(|&k| free(ps, k));
+        let length = r.rest_length();
+        if r.taut.active {
+            let short = length * (RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, LEAVE));
+            let ell = polyline(r, ps, colliders, sc);
+            if !interior_free || (r.taut.mode == TautMode::Auto && ell < short) {
+                r.taut.leave();
+            }
+            continue;
+        }
+        if !interior_free {
+            continue;
+        }
+        let auto = r.taut.mode == TautMode::Auto;
+        if auto {
+            // Light interior next to the free ends (or no free end at all).
+            let (a, b) = (r.idx[0], r.idx[n - 1]);
+            let ends: RealOf<S> = [a, b].iter().filter(|&&k| free(ps, k)).map(|&k| ps.mass[k as usize]).fold(zero, |s, m| s + m);
+            let inner: RealOf<S> = r.idx[1..n - 1].iter().map(|&k| ps.mass[k as usize]).fold(zero, |s, m| s + m);
+            let any_free_end = free(ps, a) || free(ps, b);
+            if any_free_end && inner * RealOf::<S>::from_i32(10) > ends {
+                continue;
+            }
+        }
+        // The string-pulled path through the particles.
+        let mut points = core::mem::take(&mut sc.points);
+        points.clear();
+        points.extend(r.idx.iter().map(|&k| ps.pos[k as usize]));
+        let (mut lo, mut hi) = (points[0], points[0]);
+        for &p in &points {
+            lo = lo.min_elem(p);
+            hi = hi.max_elem(p);
+        }
+        let pad = VecOf::<S>::splat(r.radius * RealOf::<S>::TWO);
+        gather(colliders, r.radius, Some(&Aabb { min: lo - pad, max: hi + pad }), &mut sc.features);
+        let mut wraps = core::mem::take(&mut r.taut.wraps);
+        string_pull(&points, &sc.features, &mut wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
+        let ell = sc.path.length;
+        let enter = length * (RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, ENTER));
+        sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, 8), &mut sc.poly);
+        let mut laid = Vec::new();
+        lay_out(r, &sc.poly, &mut laid);
+        let snap = RealOf::<S>::from_ratio(MAX_SNAP.0, MAX_SNAP.1);
+        let close = points.iter().zip(&laid).all(|(&p, &q)| (p - q).length_squared() <= snap * snap);
+        sc.points = points;
+        if auto && !(ell >= enter && close) {
+            r.taut.wraps = wraps;
+            r.taut.wraps.clear();
+            continue;
+        }
+        // Taut from here: the interior on the path (velocities kept), the slack shared.
+        let t = &mut r.taut;
+        t.split = if wraps.is_empty() { zero } else { (sc.path.lengths[0] - (ell - length) * RealOf::<S>::HALF).max(zero) };
+        t.wraps = wraps;
+        t.active = true;
+        t.lambda = [zero; 2];
+        for i in 1..n - 1 {
+            let k = r.idx[i] as usize;
+            ps.pos[k] = laid[i];
+        }
+        r.sleep.wake();
+    }
+}
+
+
+/// The rope's path for output and drawing: the polyline round its contacts when taut,
+/// its particles when slack.
+pub(crate) fn path_points<S: Space>(r: &Rope<S>, ps: &ParticleSet<S>, colliders: &Arena<Collider<S>>) -> Vec<VecOf<S>> {
+    if !r.taut.active {
+        return r.idx.iter().map(|&k| ps.pos[k as usize]).collect();
+    }
+    let mut sc = TautScratch::default();
+    let mut r = r.clone();
+    polyline(&mut r, ps, colliders, &mut sc);
+    sc.poly
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slip;
+
+    #[test]
+    fn without_friction_the_slip_equalises_the_sides_tensions() {
+        // Atwood: 1 kg and 3 kg, both sides violated alike.
+        let (w, c) = ([1.0f64, 1.0 / 3.0], [0.01f64, 0.01]);
+        let d = slip(c, w, 1.0);
+        let (c0, c1) = (c[0] + d, c[1] - d);
+        assert!((c0 / w[0] - c1 / w[1]).abs() < 1e-15, "{c0} {c1}");
+        assert!(d > 0.0, "rope slides to the heavy end's side");
+    }
+
+    #[test]
+    fn friction_holds_up_to_the_capstan_ratio_and_no_further() {
+        let k = 2.0f64;
+        let w = [1.0, 1.0];
+        assert_eq!(slip([0.01, 0.019], w, k), 0.0, "1.9 < 2: held");
+        let d = slip([0.01, 0.021], w, k);
+        assert!(d > 0.0);
+        assert!(((0.021 - d) - k * (0.01 + d)).abs() < 1e-15, "slips to the ratio exactly");
+    }
+
+    #[test]
+    fn a_slack_side_gives_its_slack_and_a_pinned_end_holds_anything() {
+        assert_eq!(slip([-0.05, 0.01], [1.0, 1.0], 100.0), 0.01, "no tension to hold with");
+        assert_eq!(slip([0.0, 0.5], [0.0, 1.0], 1.0), 0.0, "pinned start side");
+        assert_eq!(slip([0.2, 0.0], [0.0, 1.0], 1.0), -0.2, "the anchored side pulled taut");
+    }
+}
