@@ -331,6 +331,13 @@ pub(crate) fn switch<S: Space>(
         }
         let pad = VecOf::<S>::splat(r.radius * RealOf::<S>::TWO);
         gather(colliders, r.radius, Some(&Aabb { min: lo - pad, max: hi + pad }), &mut sc.features);
+        // A particle rope rests on its obstacles at their features' radius (within the
+        // solver's tolerance): pulled against slightly smaller circles, its string is
+        // sure to catch on what it lies round.
+        let margin = RealOf::<S>::from_ratio(1, 1000);
+        for f in &mut sc.features {
+            f.radius = (f.radius - margin.min(f.radius * RealOf::<S>::HALF)).max(RealOf::<S>::ZERO);
+        }
         let mut wraps = core::mem::take(&mut r.taut.wraps);
         string_pull(&points, &sc.features, &mut wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
         let ell = sc.path.length;
@@ -357,6 +364,13 @@ pub(crate) fn switch<S: Space>(
             ps.pos[k] = laid[i];
         }
         r.sleep.wake();
+        // A path longer than the rope (a particle rope stretched by its load's pull) is
+        // brought to length by moving its free ends, not by the next substep's solve,
+        // which would turn the correction into speed. Velocities stay as they are.
+        for _ in 0..4 {
+            solve(r, ps, colliders, RealOf::<S>::ZERO, sc);
+        }
+        r.taut.lambda = [zero; 2];
     }
 }
 

@@ -34,6 +34,10 @@ use crate::space::{RealOf, Space, VecOf};
 /// practice: a full lap round a square post at one substep is 4).
 const MAX_WRAPS_PER_SWEEP: usize = 16;
 
+/// Angles (rad, as `1/ANGLE_TOLERANCE`) below which a span counts as touching a feature
+/// it lies against, a turn as straight, a sweep as no motion.
+const ANGLE_TOLERANCE: i32 = 100_000;
+
 /// Most contacts a rope holds; a path wound more than this is left as it is.
 pub(crate) const MAX_CONTACTS: usize = 64;
 
@@ -85,7 +89,7 @@ pub(crate) fn sweep_end<R: Real, V: Vector<R>>(
         let (d0, d1) = (e0 - p, e1 - p);
         let sweep = cross(d0, d1);
         let scale = d0.length() * d1.length();
-        if !(sweep.abs() > tiny * scale) || !(scale > tiny) {
+        if !(sweep.abs() > scale / R::from_i32(10 * ANGLE_TOLERANCE)) || !(scale > tiny) {
             break;
         }
         let sigma = sweep.signum0();
@@ -107,7 +111,10 @@ pub(crate) fn sweep_end<R: Real, V: Vector<R>>(
             // The tangent direction met first by a span turning by `sigma`.
             let u = vh * cos - perp(vh) * (sigma * sin);
             let key = angle(d0, u) * sigma;
-            if !(key > R::ZERO) || key > total {
+            // A span already touching the feature (a rope resting on it) counts as
+            // meeting it now; one already past it by more does not.
+            let touching = -R::from_ratio(1, ANGLE_TOLERANCE);
+            if !(key > touching) || key > total {
                 continue;
             }
             if best.is_some_and(|(k, _, _)| k <= key) {
@@ -150,7 +157,7 @@ pub(crate) fn unwrap<R: Real, V: Vector<R>>(
         path.compute(nodes, |i| wraps[i].turn);
         // Slightly negative turns are rounding on a straight path: left for the next
         // substep to decide.
-        let eps = R::GEOMETRIC_EPSILON * R::from_i32(16);
+        let eps = R::from_ratio(1, ANGLE_TOLERANCE);
         let Some(i) = path.turns.iter().position(|&t| t < -eps) else {
             break;
         };
