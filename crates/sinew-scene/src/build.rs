@@ -4,7 +4,7 @@ use crate::spec::{ColliderSpec, SceneSpec, ShapeSpec};
 use crate::{SceneError, SceneRagdoll, SceneSpace};
 use sinew::{
     AttachmentDef, BendingDef, ColliderDef, DistanceDef, DriverDef, InteractionGroups, ParticleDef, ParticleHandle,
-    Real, RealOf, RopeDef, RopeEnd, RopeHandle, Shape, Space, TetherDef, VecOf, Vector, World, WorldDef,
+    Real, RealOf, RopeDef, RopeEnd, RopeHandle, Shape, Space, TautMode, TetherDef, VecOf, Vector, World, WorldDef,
 };
 
 /// A built scene: the world plus what the runner needs to report it.
@@ -561,6 +561,12 @@ fn rope<S: Space>(
             def.attach_end = Some(index(&format!("{path}.attach.end"), i, file_particles)?);
         }
     }
+    def.taut = match r.taut.as_deref() {
+        None | Some("never") => TautMode::Never,
+        Some("auto") => TautMode::Auto,
+        Some("always") => TautMode::Always,
+        Some(_) => return Err(err(format!("{path}.taut"), "must be \"never\", \"auto\" or \"always\"")),
+    };
     let attached = [def.attach_start.is_some(), def.attach_end.is_some()];
     let handle = world.add_rope(&def).map_err(|e| err(path, e.to_string()))?;
     let particles: Vec<ParticleHandle> = world.rope(handle).map(|r| r.particles().to_vec()).unwrap_or_default();

@@ -204,6 +204,13 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
                     }
                     t.write_json(out);
                 }
+                let _ = write!(out, "],\"mode\":\"{}\",\"path\":[", if rope.is_taut() { "taut" } else { "slack" });
+                for (k, p) in w.rope_path(h).unwrap_or_default().into_iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    Self::write_vec(out, p);
+                }
                 out.push_str("]}");
             }
             out.push(']');

@@ -421,6 +421,11 @@ pub struct RopeSpec {
     /// without stretching the rope); the rope starts/ends at its position.
     #[serde(default)]
     pub attach: Option<RopeAttachSpec>,
+    /// When the rope is a taut polyline round its obstacles instead of particles:
+    /// `"never"` (default), `"auto"` (taut when pulled straight, slack when rope is left
+    /// over) or `"always"` (2D only).
+    #[serde(default)]
+    pub taut: Option<String>,
 }
 
 /// Which particles of the file a rope's ends are attached to (either key optional).

@@ -93,6 +93,7 @@
 mod finite;
 mod geom;
 mod options;
+mod strand;
 mod style;
 #[cfg(test)]
 mod tests;
@@ -688,14 +689,21 @@ impl<S: Space> Walk<'_, S> {
     fn ropes(&self, out: &mut dyn DebugDraw) {
         let scale = &self.opts.tension_scale;
         for (h, r) in self.world.ropes() {
-            let ids: Vec<u32> = r.particles().iter().map(|p| p.index() as u32).collect();
-            let Some(points) = ids.iter().map(|&k| self.pos(k as usize)).collect::<Option<Vec<P3>>>() else {
+            let mut ids: Vec<u32> = r.particles().iter().map(|p| p.index() as u32).collect();
+            let Some(mut points) = ids.iter().map(|&k| self.pos(k as usize)).collect::<Option<Vec<P3>>>() else {
                 continue;
             };
             let mut tensions: Vec<f64> = (self.world.rope_tensions(h).unwrap_or_default().into_iter())
                 .map(|t| Some(t.to_f64()).filter(|t| t.is_finite()).unwrap_or(0.0))
                 .collect();
             tensions.resize(points.len().saturating_sub(1), 0.0);
+            if r.is_taut() {
+                let path: Vec<P3> = self.world.rope_path(h).unwrap_or_default().into_iter().map(|p| p.to_f64_array()).collect();
+                if path.len() >= 2 && path.iter().all(|p| p.iter().all(|c| c.is_finite())) {
+                    (ids, tensions) = strand::taut_strand(&path, &ids, &tensions);
+                    points = path;
+                }
+            }
             let asleep = self.opts.sleeping && r.is_sleeping();
             let fade = |c: Rgba| if asleep { style::asleep(c) } else { c };
             let colors: Vec<Rgba> = tensions.iter().map(|&t| fade(scale.color(t))).collect();

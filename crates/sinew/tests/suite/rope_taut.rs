@@ -254,3 +254,4 @@ fn a_rope_over_a_post_holds_a_load_up_to_the_capstan_ratio() {
     }
 }
 
+
