@@ -698,7 +698,8 @@ impl<S: Space> Walk<'_, S> {
                 .collect();
             tensions.resize(points.len().saturating_sub(1), 0.0);
             if r.is_taut() {
-                let path: Vec<P3> = self.world.rope_path(h).unwrap_or_default().into_iter().map(|p| p.to_f64_array()).collect();
+                let path: Vec<P3> =
+                    self.world.rope_path(h).unwrap_or_default().into_iter().map(|p| p.to_f64_array()).collect();
                 if path.len() >= 2 && path.iter().all(|p| p.iter().all(|c| c.is_finite())) {
                     (ids, tensions) = strand::taut_strand(&path, &ids, &tensions);
                     points = path;

@@ -117,9 +117,9 @@ pub mod prelude {
         AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, ColliderDef, ColliderHandle,
         ConstraintOrder, Controller, ControllerHandle, DistanceDef, DistanceHandle, DriverDef, DriverHandle,
         FixedStepper, Fx, InteractionGroups, JointLimitHandle, MuscleRagdoll, MuscleRagdollDef, MuscleRagdollHandle,
-        ParticleDef, ParticleHandle, Pose, Ragdoll, Real, RigDef, RopeDef, RopeEnd, RopeHandle, RopePoint, Shape, TautMode,
+        ParticleDef, ParticleHandle, Pose, Ragdoll, Real, RigDef, RopeDef, RopeEnd, RopeHandle, RopePoint, Shape,
         SinewError, SleepGroupHandle, Snapshot, Space, Space2, Space3, SpawnDef, StepReport, SubstepSolver,
-        SwingTwistLimitDef, TargetPose, TetherDef, TetherHandle, Vector, Vector2, Vector3, World2, World2d, World2x,
-        World3, World3d, World3x, WorldDef, XVec2, XVec3,
+        SwingTwistLimitDef, TargetPose, TautMode, TetherDef, TetherHandle, Vector, Vector2, Vector3, World2, World2d,
+        World2x, World3, World3d, World3x, WorldDef, XVec2, XVec3,
     };
 }

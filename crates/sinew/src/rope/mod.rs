@@ -67,8 +67,8 @@ pub mod curve;
 pub mod edge;
 pub(crate) mod reel;
 pub(crate) mod solve;
-pub(crate) mod tear;
 pub mod taut;
+pub(crate) mod tear;
 pub(crate) mod tension;
 
 use crate::SinewError;

@@ -31,12 +31,23 @@ pub(crate) fn set_length<S: Space>(
     let rope = rope_mut(host, h)?;
     rope.sleep.wake();
     let current = rope.rest_length();
-    let last = rope.rest.len() - 1;
-    let j = if end == RopeEnd::Start { 0 } else { last };
-    rope.rest[j] = (rope.rest[j] + (length - current)).max(min_len);
+    let change = length - current;
     // A taut rope reeled at its start pays out (or takes in) on its start side.
     if end == RopeEnd::Start {
-        rope.taut.split = (rope.taut.split + (length - current)).max(RealOf::<S>::ZERO);
+        rope.taut.split = (rope.taut.split + change).max(RealOf::<S>::ZERO);
+    }
+    // Taking in more than the end segment holds: merge segments into it first, so the
+    // whole change lands (a clamp at the end segment would lose the rest of it).
+    loop {
+        let rope = rope_mut(host, h)?;
+        let last = rope.rest.len() - 1;
+        let j = if end == RopeEnd::Start { 0 } else { last };
+        if rope.rest.len() > 1 && rope.rest[j] + change < rope.segment_length * RealOf::<S>::HALF {
+            merge_end_segment(host, h, end)?;
+        } else {
+            rope.rest[j] = (rope.rest[j] + change).max(min_len);
+            break;
+        }
     }
     // Split or merge until the end segment is within [0.5, 1.5] × nominal.
     for _ in 0..10_000 {

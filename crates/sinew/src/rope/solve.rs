@@ -145,6 +145,10 @@ pub(crate) fn particle_flags<S: Space>(
     }
 }
 
+/// What the taut ropes' solve needs beside the ropes: the colliders they wrap, the
+/// world's default friction (capstan), their working memory.
+pub(crate) type TautInputs<'a, S> = (&'a Arena<Collider<S>>, RealOf<S>, &'a mut TautScratch<VecOf<S>, RealOf<S>>);
+
 /// The rope constraints for one iteration: the exact chain solve, bending, tethers.
 #[inline(never)] // a stage of the step (see the note in `World::step_with`)
 pub(crate) fn solve_ropes<S: Space>(
@@ -153,7 +157,7 @@ pub(crate) fn solve_ropes<S: Space>(
     scratch: &mut ChainScratch<S>,
     ctx: &SubstepContext<RealOf<S>>,
     (first, first_substep): (bool, bool),
-    (colliders, friction, taut): (&Arena<Collider<S>>, RealOf<S>, &mut TautScratch<VecOf<S>, RealOf<S>>),
+    (colliders, friction, taut): TautInputs<'_, S>,
 ) {
     let zero = RealOf::<S>::ZERO;
     let coarse_tol = RealOf::<S>::from_ratio(1, COARSE_TOLERANCE);

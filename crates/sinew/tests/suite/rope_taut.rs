@@ -27,14 +27,6 @@ fn path_length<R: Real>(w: &World<Space2<R>>, h: RopeHandle) -> f64 {
     p.windows(2).map(|s| (s[1] - s[0]).length().to_f64()).sum()
 }
 
-/// Distance from `p` to segment `a–b`.
-fn seg_dist(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let l2 = dx * dx + dy * dy;
-    let t = if l2 > 0.0 { (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / l2).clamp(0.0, 1.0) } else { 0.0 };
-    ((p.0 - a.0 - t * dx).powi(2) + (p.1 - a.1 - t * dy).powi(2)).sqrt()
-}
-
 /// Whether any span of the path passes through the axis-aligned square `(cx, cy, half)`,
 /// deeper than `tol`.
 fn path_enters_square<R: Real>(w: &World<Space2<R>>, h: RopeHandle, c: (f64, f64, f64), tol: f64) -> bool {
@@ -58,7 +50,8 @@ fn grappling_hook<R: Real>(substeps: u32) -> (World<Space2<R>>, RopeHandle, Part
     w.add_collider(&ColliderDef::new(ledge)).unwrap();
     let a = 20f64.to_radians();
     let start = (2.0 * a.sin(), -2.0 * a.cos());
-    let load = w.add_particle(&ParticleDef::at(v(start.0, start.1)).mass(R::from_f64(70.0)).radius(R::from_f64(0.2))).unwrap();
+    let load =
+        w.add_particle(&ParticleDef::at(v(start.0, start.1)).mass(R::from_f64(70.0)).radius(R::from_f64(0.2))).unwrap();
     let def = RopeDef::along(vec![v(-3.0, 3.0), v(0.0, 0.0), v(start.0, start.1)])
         .segments(60)
         .mass(R::from_f64(0.2))
@@ -180,8 +173,7 @@ fn a_driven_end_circling_a_square_post_wraps_its_corners_and_unwraps_them_in_rev
     }
     // Going round clockwise from above: top-right corner (2), bottom-right (1),
     // bottom-left (0) — then the same in reverse.
-    let expect: Vec<Vec<u32>> =
-        vec![vec![], vec![2], vec![2, 1], vec![2, 1, 0], vec![2, 1], vec![2], vec![]];
+    let expect: Vec<Vec<u32>> = vec![vec![], vec![2], vec![2, 1], vec![2, 1, 0], vec![2, 1], vec![2], vec![]];
     assert_eq!(seen, expect);
 }
 
@@ -254,4 +246,272 @@ fn a_rope_over_a_post_holds_a_load_up_to_the_capstan_ratio() {
     }
 }
 
+/// A 10 kg load on a 2 m, 100 g rope, released straight out at 60°: the rope goes taut
+/// on its own (`Auto`) once its particles lie within 1 mm of the string-pulled path.
+fn auto_pendulum(mode: TautMode) -> (World2d, RopeHandle, ParticleHandle) {
+    let mut w = World2d::new(WorldDef::default()).unwrap();
+    let a = 60f64.to_radians();
+    let end = v(2.0 * a.sin(), -2.0 * a.cos());
+    let load = w.add_particle(&ParticleDef::at(end).mass(10.0)).unwrap();
+    let def = RopeDef::between(v(0.0, 0.0), end).segments(40).mass(0.1).pin_start().attach_end(load).taut(mode);
+    let h = w.add_rope(&def).unwrap();
+    (w, h, load)
+}
 
+fn positions(w: &World2d, h: RopeHandle) -> Vec<(f64, f64)> {
+    w.rope(h).unwrap().particles().iter().map(|&p| pos(w, p)).collect()
+}
+
+fn velocities(w: &World2d, h: RopeHandle) -> Vec<(f64, f64)> {
+    w.rope(h).unwrap().particles().iter().map(|&p| vel(w, p)).collect()
+}
+
+fn worst_difference(a: &[(f64, f64)], b: &[(f64, f64)]) -> f64 {
+    a.iter().zip(b).map(|(p, q)| ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt()).fold(0.0, f64::max)
+}
+
+/// The switch moves nothing visibly: stepped beside a rope that never switches, the
+/// `Auto` rope's particles are within 1 mm of it and their velocities unchanged at the
+/// step it goes taut; and going slack again (its load thrown up toward the hook) keeps
+/// them where the path had them.
+#[test]
+fn switching_between_slack_and_taut_moves_no_particle_visibly() {
+    let (mut auto, h, load) = auto_pendulum(TautMode::Auto);
+    let (mut never, hn, _) = auto_pendulum(TautMode::Never);
+    let mut switched = None;
+    for f in 0..60 {
+        auto.step(DT).unwrap();
+        never.step(DT).unwrap();
+        if auto.rope(h).unwrap().is_taut() {
+            switched = Some(f);
+            let dx = worst_difference(&positions(&auto, h), &positions(&never, hn));
+            let dv = worst_difference(&velocities(&auto, h), &velocities(&never, hn));
+            assert!(dx <= 1e-3, "frame {f}: the switch to taut moved a particle {dx:.2e} m");
+            assert!(dv <= 1e-12, "frame {f}: the switch to taut changed a velocity by {dv:.2e} m/s");
+            break;
+        }
+        assert!(!auto.rope(h).unwrap().is_taut());
+    }
+    let f0 = switched.expect("the pendulum's rope goes taut");
+    assert!(f0 < 10, "taut within the first frames of the swing, not at frame {f0}");
+    // Swing taut for a while, then throw the load up toward the hook.
+    for _ in 0..30 {
+        auto.step(DT).unwrap();
+        assert!(auto.rope(h).unwrap().is_taut(), "a swinging pendulum's rope stays taut");
+    }
+    let (x, y) = pos(&auto, load);
+    let d = (x * x + y * y).sqrt();
+    auto.particles_mut().set_velocity(load, v(-3.0 * x / d, -3.0 * y / d)).unwrap();
+    let mut before = positions(&auto, h);
+    let mut went_slack = false;
+    for f in 0..30 {
+        let mut shadow = auto.clone();
+        shadow.set_rope_taut(h, TautMode::Always).unwrap();
+        auto.step(DT).unwrap();
+        shadow.step(DT).unwrap();
+        if !auto.rope(h).unwrap().is_taut() {
+            // The step that went slack ran taut: its result is the taut world's.
+            let dx = worst_difference(&positions(&auto, h), &positions(&shadow, h));
+            assert!(dx <= 1e-12, "frame {f}: the switch to slack moved a particle {dx:.2e} m");
+            went_slack = true;
+            break;
+        }
+        before = positions(&auto, h);
+    }
+    let _ = before;
+    assert!(went_slack, "the rope goes slack when its load is thrown toward the hook");
+}
+
+/// At rest a taut rope does not move: a 10 kg load hanging still, on a taut rope over a
+/// box corner, moves no particle more than 1 µm a frame over 2 s.
+#[test]
+fn a_taut_rope_at_rest_does_not_move() {
+    let mut w = World2d::new(WorldDef::default().damping(2.0)).unwrap();
+    // The box's top-right corner at (0, −0.2); the rope comes over it from the upper
+    // left and hangs down beside the box's right face (the corner rounded by the rope's
+    // 1 cm radius: the hanging span at x = 0.01).
+    w.add_collider(&ColliderDef::new(Shape::cuboid(v(0.3, 0.3)).unwrap()).position(v(-0.3, -0.5))).unwrap();
+    let load = w.add_particle(&ParticleDef::at(v(0.01, -2.0)).mass(10.0)).unwrap();
+    let def = RopeDef::along(vec![v(-1.5, 0.5), v(0.02, -0.18), v(0.01, -2.0)])
+        .segments(40)
+        .mass(0.1)
+        .pin_start()
+        .attach_end(load)
+        .taut(TautMode::Always);
+    let h = w.add_rope(&def).unwrap();
+    for _ in 0..360 {
+        w.step(DT).unwrap();
+    }
+    assert!(w.rope(h).unwrap().is_taut());
+    // Over the top-right corner; the span down the face may also touch the bottom-right
+    // corner, without turning there.
+    let wraps = w.rope(h).unwrap().wraps().to_vec();
+    assert_eq!(wraps[0].feature(), 2, "over the corner: {wraps:?}");
+    assert!(wraps[1..].iter().all(|x| x.turn().abs() < 1e-6), "{wraps:?}");
+    let mut last = positions(&w, h);
+    for f in 0..120 {
+        w.step(DT).unwrap();
+        let now = positions(&w, h);
+        let moved = worst_difference(&now, &last);
+        assert!(moved <= 1e-6, "frame {f}: a particle moved {moved:.2e} m");
+        last = now;
+    }
+}
+
+/// A small deterministic generator for the property tests (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.next()
+    }
+}
+
+/// A field of posts: boxes at random angles and round posts, on a grid with gaps.
+fn post_field(w: &mut World2d, rng: &mut Rng) -> Vec<ColliderHandle> {
+    let mut out = Vec::new();
+    for i in 0..3 {
+        for j in 0..3 {
+            let c = v(-1.5 + 1.5 * i as f64, -1.5 + 1.5 * j as f64);
+            let def = if (i + j) % 2 == 0 {
+                let half = rng.range(0.1, 0.3);
+                ColliderDef::new(Shape::cuboid(v(half, half)).unwrap())
+                    .rotation(sinew::Rot2::from_angle(rng.range(0.0, 1.5)))
+            } else {
+                ColliderDef::new(Shape::ball(rng.range(0.1, 0.3)).unwrap())
+            };
+            out.push(w.add_collider(&def.position(c)).unwrap());
+        }
+    }
+    out
+}
+
+/// Deepest a path sample goes into any collider (m, positive inside).
+fn deepest(w: &World2d, h: RopeHandle, posts: &[ColliderHandle]) -> f64 {
+    let path = w.rope_path(h).unwrap();
+    let mut worst = f64::NEG_INFINITY;
+    for s in path.windows(2) {
+        for k in 0..=16 {
+            let p = s[0].lerp(s[1], k as f64 / 16.0);
+            for &c in posts {
+                worst = worst.max(-w.collider(c).unwrap().closest_world(p).distance);
+            }
+        }
+    }
+    worst
+}
+
+/// A hand moving at random among nine posts, up to 1.2 m a frame in straight moves that
+/// clear the posts (several wraps and unwraps in one step): 500 random hand paths of 20
+/// frames (10,000 frames), each from the rope's starting state. No span of the path ever
+/// enters a post.
+#[test]
+fn no_span_enters_an_obstacle_under_random_hand_paths() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut w = World2d::new(WorldDef::default()).unwrap();
+    let posts = post_field(&mut w, &mut rng);
+    let clear =
+        |w: &World2d, p: Vector2<f64>| posts.iter().all(|&c| w.collider(c).unwrap().closest_world(p).distance > 0.05);
+    let def = RopeDef::along(vec![v(-3.0, 3.0), v(-3.0, 12.0), v(-2.2, 2.2)])
+        .segments(60)
+        .mass(0.1)
+        .pin_start()
+        .pin_end()
+        .taut(TautMode::Always);
+    let h = w.add_rope(&def).unwrap();
+    let hand = w.rope(h).unwrap().end();
+    let length = w.rope(h).unwrap().rest_length();
+    w.step(DT).unwrap();
+    let start = w.snapshot();
+    let mut wraps_seen = 0usize;
+    let mut many_in_one_step = 0usize;
+    for path in 0..500 {
+        w.restore(&start);
+        let mut at: Vector2<f64> = v(-2.2, 2.2);
+        for f in 0..20 {
+            let next = loop {
+                // A hand moves round posts, not through them: its straight move is clear.
+                let step = v(rng.range(-1.2, 1.2), rng.range(-1.2, 1.2));
+                let p = at + step;
+                if p.x.abs() < 2.6 && p.y.abs() < 2.6 && (0..=32).all(|k| clear(&w, at.lerp(p, k as f64 / 32.0))) {
+                    break p;
+                }
+            };
+            at = next;
+            let before = w.rope(h).unwrap().wraps().len();
+            w.particles_mut().set_kinematic_target(hand, at).unwrap();
+            w.step(DT).unwrap();
+            let d = deepest(&w, h, &posts);
+            assert!(d <= 1e-9, "path {path}, frame {f}: the path is {d:.2e} m inside a post");
+            let rope = w.rope(h).unwrap();
+            assert_eq!(rope.rest_length(), length);
+            wraps_seen = wraps_seen.max(rope.wraps().len());
+            if rope.wraps().len() >= before + 2 {
+                many_in_one_step += 1;
+            }
+        }
+    }
+    assert!(wraps_seen >= 6, "the hand wound the rope round posts ({wraps_seen} contacts at most)");
+    assert!(many_in_one_step >= 100, "several wraps in one step only {many_in_one_step} times");
+}
+
+/// 5 kg swinging on a taut rope among the posts, kicked at random six times a second
+/// and reeled in and out at up to 1 m/s, slack for one second in two: the rope's length
+/// is the sum of the reels to 1e-9 of it and the taut path is never longer than it by
+/// more than 1e-6 of it, through more than 1000 wrap, unwrap and switch changes.
+#[test]
+fn a_taut_rope_holds_its_length_through_random_wraps_and_reels() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut w = World2d::new(WorldDef::default()).unwrap();
+    let posts = post_field(&mut w, &mut rng);
+    let load = w.add_particle(&ParticleDef::at(v(-2.2, -0.8)).mass(5.0).radius(0.05)).unwrap();
+    let def = RopeDef::between(v(-2.2, 2.4), v(-2.2, -0.8))
+        .segments(60)
+        .mass(0.05)
+        .pin_start()
+        .attach_end(load)
+        .taut(TautMode::Always);
+    let h = w.add_rope(&def).unwrap();
+    let mut length = w.rope(h).unwrap().rest_length();
+    let mut cycles = 0;
+    let mut worst: f64 = 0.0;
+    let mut reel_speed = 0.0;
+    for f in 0..60_000 {
+        // Slack (the particle rope) for a second now and then: switches both ways.
+        if f % 120 == 0 {
+            w.set_rope_taut(h, TautMode::Never).unwrap();
+        } else if f % 120 == 60 {
+            w.set_rope_taut(h, TautMode::Always).unwrap();
+        }
+        if f % 10 == 0 {
+            w.particles_mut().set_velocity(load, v(rng.range(-9.0, 9.0), rng.range(-3.0, 9.0))).unwrap();
+            reel_speed = rng.range(-1.0, 1.0);
+        }
+        // Reeled in or out at up to 1 m/s.
+        let target = (length + reel_speed * DT).clamp(2.0, 5.0);
+        w.set_rope_length(h, RopeEnd::Start, target).unwrap();
+        length = target;
+        let before = (w.rope(h).unwrap().wraps().len(), w.rope(h).unwrap().is_taut());
+        w.step(DT).unwrap();
+        let rope = w.rope(h).unwrap();
+        if (rope.wraps().len(), rope.is_taut()) != before {
+            cycles += 1;
+        }
+        assert!((rope.rest_length() - length).abs() <= 1e-9 * length, "frame {f}: {} vs {length}", rope.rest_length());
+        if rope.is_taut() {
+            worst = worst.max((path_length(&w, h) - length) / length);
+        }
+        // The taut path (the slack rope is particles, kept a rope radius off the posts by
+        // its own contacts, within its solver's tolerance).
+        let d = if rope.is_taut() { deepest(&w, h, &posts) } else { 0.0 };
+        assert!(d <= 1e-9, "frame {f}: {d:.2e} m inside a post, load at {:?}, wraps {:?}", pos(&w, load), rope.wraps());
+    }
+    assert!(cycles >= 1000, "{cycles} wrap/unwrap/switch changes");
+    assert!(worst <= 1e-6, "the taut path longer than the rope by {worst:.2e} of it");
+}

@@ -159,7 +159,7 @@ impl<R: Real, V: Vector<R>> Path<V, R> {
         self.lengths.clear();
         self.turns.clear();
         let mut length = R::ZERO;
-        for (j, w) in nodes.windows(2).enumerate() {
+        for w in nodes.windows(2) {
             let (a, b) = (w[0], w[1]);
             let (p, q, d) = match tangent(a.center, a.rho, b.center, b.rho) {
                 Some(t) => t,
@@ -174,12 +174,13 @@ impl<R: Real, V: Vector<R>> Path<V, R> {
             self.dirs.push(d);
             self.lengths.push(len);
             length += len;
-            let _ = j;
         }
         let two_pi = R::PI * R::TWO;
-        for i in 1..nodes.len().saturating_sub(1) {
+        let inner = nodes.get(1..nodes.len().saturating_sub(1)).unwrap_or(&[]);
+        for (k, node) in inner.iter().enumerate() {
+            let i = k + 1;
             let (din, dout) = (self.dirs[i - 1], self.dirs[i]);
-            let side = nodes[i].side;
+            let side = node.side;
             let prev = previous(i - 1);
             let turn = if din == V::ZERO || dout == V::ZERO {
                 prev
@@ -190,7 +191,7 @@ impl<R: Real, V: Vector<R>> Path<V, R> {
                 raw + two_pi * R::from_i32(laps as i32)
             };
             self.turns.push(turn);
-            length += nodes[i].rho.abs() * turn.max(R::ZERO);
+            length += node.rho.abs() * turn.max(R::ZERO);
         }
         self.length = length;
     }

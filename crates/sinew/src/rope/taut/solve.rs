@@ -99,7 +99,10 @@ pub(crate) fn update_contacts<S: Space>(
     let (s0, s1, e0, e1) = (ps.prev[a], ps.pos[a], ps.prev[b], ps.pos[b]);
     let length = r.rest_length();
     let pad = VecOf::<S>::splat(r.radius + length);
-    let bounds = Aabb { min: s0.min_elem(s1).min_elem(e0.min_elem(e1)) - pad, max: s0.max_elem(s1).max_elem(e0.max_elem(e1)) + pad };
+    let bounds = Aabb {
+        min: s0.min_elem(s1).min_elem(e0.min_elem(e1)) - pad,
+        max: s0.max_elem(s1).max_elem(e0.max_elem(e1)) + pad,
+    };
     gather(colliders, r.radius, Some(&bounds), &mut sc.features);
     let t = &mut r.taut;
     // The start side's slack before any change, at the new positions.
@@ -110,7 +113,7 @@ pub(crate) fn update_contacts<S: Space>(
     // it was).
     nodes(s0, e1, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
     sc.removed.clear();
-    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
+    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
     sweep_end(&mut t.wraps, &mut sc.nodes, (e0, e1), &sc.features, &sc.removed);
     // The start, on the reversed path.
     let last = sc.nodes.len() - 1;
@@ -118,7 +121,7 @@ pub(crate) fn update_contacts<S: Space>(
     sc.nodes[last].center = e1;
     reverse(&mut t.wraps, &mut sc.nodes);
     sc.removed.clear();
-    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
+    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
     sweep_end(&mut t.wraps, &mut sc.nodes, (s0, s1), &sc.features, &sc.removed);
     reverse(&mut t.wraps, &mut sc.nodes);
     repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, 4);
@@ -238,7 +241,11 @@ fn lay_out<S: Space>(r: &Rope<S>, poly: &[VecOf<S>], out: &mut Vec<VecOf<S>>) {
             1 => poly[0],
             _ => {
                 let len = (poly[seg + 1] - poly[seg]).length();
-                let u = if len > RealOf::<S>::ZERO { ((want - seg_start) / len).clamp(RealOf::<S>::ZERO, RealOf::<S>::ONE) } else { RealOf::<S>::ZERO };
+                let u = if len > RealOf::<S>::ZERO {
+                    ((want - seg_start) / len).clamp(RealOf::<S>::ZERO, RealOf::<S>::ONE)
+                } else {
+                    RealOf::<S>::ZERO
+                };
                 poly[seg].lerp(poly[seg + 1], u)
             }
         };
@@ -261,11 +268,12 @@ pub(crate) fn end_step<S: Space>(
     lay_out(r, &sc.poly, &mut points);
     let n = r.idx.len();
     let inv_dt = RealOf::<S>::ONE / dt;
-    for i in 1..n.saturating_sub(1) {
-        let k = r.idx[i] as usize;
-        ps.vel[k] = (points[i] - ps.step_start[k]) * inv_dt;
-        ps.pos[k] = points[i];
-        ps.prev[k] = points[i];
+    let inner = 1..n.saturating_sub(1);
+    for (&k, &p) in r.idx.get(inner.clone()).unwrap_or(&[]).iter().zip(points.get(inner).unwrap_or(&[])) {
+        let k = k as usize;
+        ps.vel[k] = (p - ps.step_start[k]) * inv_dt;
+        ps.pos[k] = p;
+        ps.prev[k] = p;
     }
     sc.points = points;
     // Segments before the first contact's rope length carry the start side's tension.
@@ -313,7 +321,8 @@ pub(crate) fn switch<S: Space>(
         if auto {
             // Light interior next to the free ends (or no free end at all).
             let (a, b) = (r.idx[0], r.idx[n - 1]);
-            let ends: RealOf<S> = [a, b].iter().filter(|&&k| free(ps, k)).map(|&k| ps.mass[k as usize]).fold(zero, |s, m| s + m);
+            let ends: RealOf<S> =
+                [a, b].iter().filter(|&&k| free(ps, k)).map(|&k| ps.mass[k as usize]).fold(zero, |s, m| s + m);
             let inner: RealOf<S> = r.idx[1..n - 1].iter().map(|&k| ps.mass[k as usize]).fold(zero, |s, m| s + m);
             let any_free_end = free(ps, a) || free(ps, b);
             if any_free_end && inner * RealOf::<S>::from_i32(10) > ends {
@@ -339,7 +348,7 @@ pub(crate) fn switch<S: Space>(
             f.radius = (f.radius - margin.min(f.radius * RealOf::<S>::HALF)).max(RealOf::<S>::ZERO);
         }
         let mut wraps = core::mem::take(&mut r.taut.wraps);
-        string_pull(&points, &sc.features, &mut wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
+        string_pull(r.radius, &points, &sc.features, &mut wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
         let ell = sc.path.length;
         let enter = length * (RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, ENTER));
         sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, 8), &mut sc.poly);
@@ -355,13 +364,13 @@ pub(crate) fn switch<S: Space>(
         }
         // Taut from here: the interior on the path (velocities kept), the slack shared.
         let t = &mut r.taut;
-        t.split = if wraps.is_empty() { zero } else { (sc.path.lengths[0] - (ell - length) * RealOf::<S>::HALF).max(zero) };
+        t.split =
+            if wraps.is_empty() { zero } else { (sc.path.lengths[0] - (ell - length) * RealOf::<S>::HALF).max(zero) };
         t.wraps = wraps;
         t.active = true;
         t.lambda = [zero; 2];
-        for i in 1..n - 1 {
-            let k = r.idx[i] as usize;
-            ps.pos[k] = laid[i];
+        for (&k, &p) in r.idx[1..n - 1].iter().zip(&laid[1..n - 1]) {
+            ps.pos[k as usize] = p;
         }
         r.sleep.wake();
         // A path longer than the rope (a particle rope stretched by its load's pull) is
@@ -373,7 +382,6 @@ pub(crate) fn switch<S: Space>(
         r.taut.lambda = [zero; 2];
     }
 }
-
 
 /// The rope's path for output and drawing: the polyline round its contacts when taut,
 /// its particles when slack.

@@ -23,8 +23,8 @@
 //! a path is drawn out from the first particle, its end moved from particle to particle.
 //! Whatever the rope goes round, the path wraps; where the rope only sags, it does not.
 
-use super::geometry::{Feature, Node, Path, angle, cross, feature_of, perp, tangent};
 use super::Wrap;
+use super::geometry::{Feature, Node, Path, angle, cross, feature_of, perp, tangent};
 use crate::arena::{Arena, RawHandle};
 use crate::collider::Collider;
 use crate::math::{Real, Vector};
@@ -38,8 +38,9 @@ const MAX_WRAPS_PER_SWEEP: usize = 16;
 /// it lies against, a turn as straight, a sweep as no motion.
 const ANGLE_TOLERANCE: i32 = 100_000;
 
-/// Most contacts a rope holds; a path wound more than this is left as it is.
-pub(crate) const MAX_CONTACTS: usize = 64;
+/// Most contacts a rope holds (a bound on work per substep). A path wound further than
+/// this gains no more contacts: its spans may then cross obstacles.
+pub(crate) const MAX_CONTACTS: usize = 256;
 
 /// The nodes of the path: `start`, the contacts' circles, `end`. A contact whose collider
 /// or feature no longer exists is dropped from `wraps`.
@@ -53,15 +54,13 @@ pub(crate) fn nodes<S: Space>(
 ) {
     out.clear();
     out.push(Node { center: start, rho: RealOf::<S>::ZERO, side: RealOf::<S>::ZERO });
-    wraps.retain(|w| {
-        match colliders.get(w.collider).and_then(|c| feature_of(w.collider, c, w.feature, rope_radius)) {
-            Some(f) => {
-                let side = RealOf::<S>::from_i32(w.side);
-                out.push(Node { center: f.center, rho: f.radius * side, side });
-                true
-            }
-            None => false,
+    wraps.retain(|w| match colliders.get(w.collider).and_then(|c| feature_of(w.collider, c, w.feature, rope_radius)) {
+        Some(f) => {
+            let side = RealOf::<S>::from_i32(w.side);
+            out.push(Node { center: f.center, rho: f.radius * side, side });
+            true
         }
+        None => false,
     });
     out.push(Node { center: end, rho: RealOf::<S>::ZERO, side: RealOf::<S>::ZERO });
 }
@@ -137,7 +136,10 @@ pub(crate) fn sweep_end<R: Real, V: Vector<R>>(
         let f = features[fi];
         let side = sigma.to_f64() as i32;
         wraps.push(Wrap { collider: f.collider, feature: f.index, side, turn: R::ZERO });
-        nodes.insert(nodes.len() - 1, Node { center: f.center, rho: f.radius * R::from_i32(side), side: R::from_i32(side) });
+        nodes.insert(
+            nodes.len() - 1,
+            Node { center: f.center, rho: f.radius * R::from_i32(side), side: R::from_i32(side) },
+        );
         e0 = at;
         added += 1;
     }
@@ -146,19 +148,32 @@ pub(crate) fn sweep_end<R: Real, V: Vector<R>>(
 
 /// Removes contacts whose turn went below zero (see the module docs), recomputing the
 /// path after each; the removed features go to `removed`. `nodes` are the path's nodes
-/// (ends included), kept in step with `wraps`.
+/// (ends included), kept in step with `wraps`. Two consecutive contacts on one collider
+/// wrapped on opposite sides lose the one that turns less. A contact on a sharp corner (radius at
+/// most `sharp`) turning more than a half turn is removed too: no convex corner holds a
+/// rope wound further round it than its two faces, so the path has crossed the shape.
 pub(crate) fn unwrap<R: Real, V: Vector<R>>(
     wraps: &mut Vec<Wrap<R>>,
     nodes: &mut Vec<Node<V, R>>,
     path: &mut Path<V, R>,
     removed: &mut Vec<(RawHandle, u32)>,
+    sharp: R,
 ) {
     loop {
         path.compute(nodes, |i| wraps[i].turn);
         // Slightly negative turns are rounding on a straight path: left for the next
         // substep to decide.
         let eps = R::from_ratio(1, ANGLE_TOLERANCE);
-        let Some(i) = path.turns.iter().position(|&t| t < -eps) else {
+        let bad = |(i, &t): (usize, &R)| t < -eps || (t > R::PI && nodes[i + 1].rho.abs() <= sharp);
+        // Consecutive contacts on one convex shape wrap it on one side: an S-bend between
+        // two of its features crosses it. The one turning less goes.
+        let s_bend = || {
+            wraps
+                .windows(2)
+                .position(|w| w[0].collider == w[1].collider && w[0].side != w[1].side)
+                .map(|k| if path.turns[k] <= path.turns[k + 1] { k } else { k + 1 })
+        };
+        let Some(i) = path.turns.iter().enumerate().position(bad).or_else(s_bend) else {
             break;
         };
         let w = wraps.remove(i);
@@ -254,8 +269,25 @@ pub(crate) fn repair<R: Real, V: Vector<R>>(
                     (None, Some((_, ri))) => (ri, 1),
                     (None, None) => continue,
                 };
+                // Next to a contact on the same shape, go round it on that contact's side
+                // (the other side would make an S-bend through it).
+                let neighbour = [j.checked_sub(1), Some(j)]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|i| wraps.get(i))
+                    .find(|w| w.collider == group[0].collider)
+                    .map(|w| w.side);
+                let pick = match neighbour {
+                    Some(1) if pick.1 != 1 => right.map_or(pick, |(_, ri)| (ri, 1)),
+                    Some(-1) if pick.1 != -1 => left.map_or(pick, |(_, li)| (li, -1)),
+                    _ => pick,
+                };
                 let f = group[pick.0];
-                if wraps.iter().any(|w| (w.collider, w.feature) == (f.collider, f.index)) {
+                // Not the span's own ends (a rope may touch a corner again a lap later).
+                let own = |i: Option<usize>| {
+                    i.and_then(|i| wraps.get(i)).is_some_and(|w| (w.collider, w.feature) == (f.collider, f.index))
+                };
+                if own(j.checked_sub(1)) || own(Some(j)) {
                     continue;
                 }
                 let w = Wrap { collider: f.collider, feature: f.index, side: pick.1, turn: R::ZERO };
@@ -294,6 +326,7 @@ pub(crate) fn reverse<R: Real, V: Vector<R>>(wraps: &mut [Wrap<R>], nodes: &mut 
 /// The taut path of a particle rope through `points` (see "String pulling" in the module
 /// docs): contacts into `wraps` (cleared first), nodes into `nodes`.
 pub(crate) fn string_pull<R: Real, V: Vector<R>>(
+    sharp: R,
     points: &[V],
     features: &[Feature<V, R>],
     wraps: &mut Vec<Wrap<R>>,
@@ -312,7 +345,7 @@ pub(crate) fn string_pull<R: Real, V: Vector<R>>(
         removed.clear();
         let end = nodes.len() - 1;
         nodes[end].center = e1;
-        unwrap(wraps, nodes, path, removed);
+        unwrap(wraps, nodes, path, removed, sharp);
         sweep_end(wraps, nodes, (e0, e1), features, removed);
         e0 = e1;
     }
@@ -367,7 +400,7 @@ mod tests {
         nodes[last].center = V::new(3.0, 2.5);
         let mut path = Path::default();
         let mut removed = Vec::new();
-        unwrap(&mut wraps, &mut nodes, &mut path, &mut removed);
+        unwrap(&mut wraps, &mut nodes, &mut path, &mut removed, 0.0);
         assert!(wraps.is_empty(), "{wraps:?}");
         assert_eq!(removed.iter().map(|r| r.1).collect::<Vec<_>>(), [1, 2]);
     }
@@ -384,7 +417,7 @@ mod tests {
             pts.push(V::new(1.2, 1.2 - 0.2 * i as f64));
         }
         let (mut wraps, mut nodes, mut path, mut removed) = (Vec::new(), Vec::new(), Path::default(), Vec::new());
-        string_pull(&pts, &feats, &mut wraps, &mut nodes, &mut path, &mut removed);
+        string_pull(0.0, &pts, &feats, &mut wraps, &mut nodes, &mut path, &mut removed);
         assert_eq!(wraps.len(), 1, "{wraps:?}");
         assert_eq!(wraps[0].feature, 2, "the top-right corner");
         assert_eq!(wraps[0].side, -1);
@@ -396,7 +429,10 @@ mod tests {
     fn a_span_through_a_moved_square_is_repaired_round_the_smaller_detour() {
         let feats = square(V::new(0.0, 0.2), 1.0, 0);
         let mut wraps = Vec::new();
-        let mut nodes = vec![Node { center: V::new(-3.0, 0.0), rho: 0.0, side: 0.0 }, Node { center: V::new(3.0, 0.0), rho: 0.0, side: 0.0 }];
+        let mut nodes = vec![
+            Node { center: V::new(-3.0, 0.0), rho: 0.0, side: 0.0 },
+            Node { center: V::new(3.0, 0.0), rho: 0.0, side: 0.0 },
+        ];
         let mut path = Path::default();
         assert!(repair(&mut wraps, &mut nodes, &mut path, &feats, 4));
         // The square sits mostly above the line: the path goes under it, by both bottom
