@@ -30,7 +30,7 @@ use sinew::{Quat, RealOf, Rot2, Rotation, VecOf, World};
 /// `crates/sinew-scene/tests/suite/determinism.rs`.
 const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
 const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
-const GOLDEN_ROPE_2D: u64 = 0x24f2_fef3_d5de_b670;
+const GOLDEN_ROPE_2D: u64 = 0x3f5a_30d2_3eb9_75c2;
 const GOLDEN_RAGDOLL_2D: u64 = 0xf0c6_1988_2f2e_fe27;
 
 const FRAMES: u64 = 1000;
@@ -426,6 +426,17 @@ fn golden_fixed_rope_2d() -> Golden<Space2<Fx>> {
     let trailing = world.add_rope(&def).unwrap();
     p.extend_from_slice(&world.rope(trailing).unwrap().particles()[1..]);
     assert_eq!(p.len(), 78);
+
+    // "ropes"[3]: 2.2 m, 20 segments, taut ("always"): falls from its hook and wraps
+    // the post.
+    let mut def = RopeDef::along(vec![v2(-0.6, 2.8), v2(1.6, 2.8)]).taut(TautMode::Always);
+    def.segments = Some(20);
+    def.mass = x(0.1);
+    def.radius = x(0.01);
+    def.tethers = true;
+    def.edge_collisions = true;
+    def.pin_start = true;
+    world.add_rope(&def).unwrap();
 
     // "distances": the weight hung from the second rope's end.
     world.add_distance(&DistanceDef::new(p[0], p[67])).unwrap();
