@@ -85,3 +85,47 @@ fn a_rope_attached_to_a_file_particle_ends_at_it_and_holds_it() {
     let e = sinew_scene::load_str(&bad).err().expect("index out of range").to_string();
     assert!(e.contains("ropes[0].attach.end"), "{e}");
 }
+
+/// `"taut"`: a rope over a corner reports `"mode": "taut"` and a `"path"` that bends at the
+/// corner (a few points, not its particles); `"never"` reports its particles; a bad value
+/// and a 3D taut rope are errors that name the key.
+#[test]
+fn a_taut_rope_reports_its_mode_and_its_path_round_the_corner() {
+    let text = r#"{"dim": 2, "particles": [{"pos": [1.0, -2.0], "mass": 10}],
+        "colliders": [{"box": {"center": [-0.5, -0.5], "half_extents": [0.5, 0.5]}}],
+        "ropes": [{"points": [[-2, 0.5], [0.02, 0.02], [1.0, -2.0]], "segments": 40, "mass": 0.1,
+                   "pin": ["start"], "attach": {"end": 0}, "taut": "always"}]}"#;
+    let spec = sinew_scene::parse(text).unwrap();
+    let mut sim = sinew_scene::instantiate(&spec).unwrap();
+    for _ in 0..30 {
+        sim.step().unwrap();
+    }
+    let mut line = String::new();
+    sim.write_frame_json(&mut line);
+    let frame: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let rope = &frame["ropes"][0];
+    assert_eq!(rope["mode"], "taut", "{line}");
+    let path = rope["path"].as_array().unwrap();
+    assert!(path.len() >= 3 && path.len() < 20, "start, the corner (a 1 cm arc), the load: {}", path.len());
+    assert_eq!((path[0][0].as_f64(), path[0][1].as_f64()), (Some(-2.0), Some(0.5)), "starts at the hook");
+    // Every path point is outside the box.
+    for p in path {
+        let (x, y) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+        assert!(!(x < 0.0 && x > -1.0 && y < 0.0 && y > -1.0), "({x}, {y}) inside the box");
+    }
+    let slack = text.replace(r#""taut": "always""#, r#""taut": "never""#);
+    let mut sim = sinew_scene::instantiate(&sinew_scene::parse(&slack).unwrap()).unwrap();
+    sim.step().unwrap();
+    let mut line = String::new();
+    sim.write_frame_json(&mut line);
+    let frame: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(frame["ropes"][0]["mode"], "slack");
+    assert_eq!(frame["ropes"][0]["path"].as_array().unwrap().len(), 41, "its particles");
+
+    let bad = text.replace(r#""taut": "always""#, r#""taut": "sometimes""#);
+    let e = sinew_scene::load_str(&bad).err().expect("bad mode").to_string();
+    assert!(e.contains("ropes[0].taut"), "{e}");
+    let in_3d = r#"{"dim": 3, "ropes": [{"points": [[0, 0, 0], [1, 0, 0]], "taut": "auto"}]}"#;
+    let e = sinew_scene::load_str(in_3d).err().expect("3D taut").to_string();
+    assert!(e.contains("ropes[0]") && e.contains("2D only"), "{e}");
+}

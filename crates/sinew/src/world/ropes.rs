@@ -168,6 +168,16 @@ impl<S: Space> World<S> {
         Ok(())
     }
 
+    /// Switches ropes between slack and taut now, as the start of the next step would
+    /// ([`crate::rope::taut`], "Switching"): after edits between steps, or to see what
+    /// a switch changes. A switch to taut moves no particle more than 1 mm (that is its
+    /// condition in `Auto`; `Always` lays the particles on the path whatever the
+    /// distance) and changes no velocity; a switch to slack moves nothing.
+    pub fn update_rope_modes(&mut self) {
+        let st = &mut self.state;
+        crate::rope::taut::solve::switch(&mut st.ropes, &mut st.particles, &st.colliders, &mut self.scratch.taut);
+    }
+
     /// The rope's path from start to end: the polyline round its contacts while taut
     /// (round contacts sampled every 1/8 rad), its particles while slack.
     pub fn rope_path(&self, h: RopeHandle) -> Result<Vec<VecOf<S>>, SinewError> {

@@ -233,6 +233,9 @@ impl<S: Space> World<S> {
     /// Drivers, the broad phase, waking and wind, controllers' `begin_step`.
     fn begin_step(&mut self, dt: RealOf<S>) {
         let st = &mut self.state;
+        if !st.ropes.is_empty() {
+            crate::rope::taut::solve::switch(&mut st.ropes, &mut st.particles, &st.colliders, &mut self.scratch.taut);
+        }
         let t_end = st.time + dt;
         for slot in crate::driver::drive(&mut st.drivers, &mut st.particles, st.time, t_end) {
             self.wake_ropes_with_slot(slot);
@@ -513,7 +516,6 @@ impl<S: Space> World<S> {
             }
             let st = &mut self.state;
             crate::rope::solve::settle(&mut st.ropes, &mut st.particles);
-            crate::rope::taut::solve::switch(&mut st.ropes, &mut st.particles, &st.colliders, &mut self.scratch.taut);
         }
         let st = &mut self.state;
         crate::sleep::settle_groups(&mut st.sleep_groups, &mut st.particles);

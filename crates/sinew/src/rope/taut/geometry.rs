@@ -33,6 +33,9 @@ pub(crate) struct Feature<V, R> {
     pub collider: RawHandle,
     /// Which feature of it (vertex index; cap 0 or 1 of a capsule; 0 for a ball).
     pub index: u32,
+    /// A point inside the shape (its centroid): going round the shape keeping it on the
+    /// left, consecutive features turn counter-clockwise about it.
+    pub hub: V,
 }
 
 /// The 2D cross product `a × b` (the `z` of the 3D one).
@@ -101,7 +104,16 @@ pub(crate) fn feature_of<S: Space>(
         (Shape::Convex(p), i) => (place(*p.vertices().get(i as usize)?), rope_radius),
         _ => return None,
     };
-    Some(Feature { center, radius, collider: handle, index })
+    let hub = match &c.shape {
+        Shape::Capsule(k) => place((k.a + k.b) * RealOf::<S>::HALF),
+        Shape::Convex(p) => {
+            let v = p.vertices();
+            let sum = v.iter().fold(VecOf::<S>::ZERO, |a, &b| a + b);
+            place(sum / RealOf::<S>::from_i32(v.len().max(1) as i32))
+        }
+        _ => c.position,
+    };
+    Some(Feature { center, radius, collider: handle, index, hub })
 }
 
 /// The common tangent leaving circle `(c1, ρ1)` and arriving at circle `(c2, ρ2)` (signed
@@ -131,6 +143,8 @@ pub(crate) struct Node<V, R> {
     /// Wrap side (`±1`; 0 at the ends): kept apart from `rho`, which is 0 on a sharp
     /// corner.
     pub side: R,
+    /// A point inside the wrapped shape (see [`Feature::hub`]; the centre at the ends).
+    pub hub: V,
 }
 
 /// The path through its nodes: per span its two touching points, direction and length;
@@ -197,13 +211,19 @@ impl<R: Real, V: Vector<R>> Path<V, R> {
     }
 
     /// Points of the path for drawing and output: each span's two ends, arcs of round
-    /// contacts sampled every `max_angle` radians.
-    pub fn polyline(&self, nodes: &[Node<V, R>], max_angle: R, out: &mut Vec<V>) {
+    /// contacts sampled so that no chord lies more than `max_sag` inside its arc (a chord
+    /// of angle `φ` on radius `r` sags `r(1 − cos φ/2) ≈ rφ²/8`), at most every 1/8 rad.
+    pub fn polyline(&self, nodes: &[Node<V, R>], max_sag: R, out: &mut Vec<V>) {
         out.clear();
         for (j, &(p, q)) in self.ends.iter().enumerate() {
             if j > 0 {
                 let (c, rho, turn) = (nodes[j].center, nodes[j].rho, self.turns[j - 1]);
                 let r = rho.abs();
+                let max_angle = if r > R::GEOMETRIC_EPSILON {
+                    (max_sag * R::from_i32(8) / r).sqrt().min(R::from_ratio(1, 8))
+                } else {
+                    turn
+                };
                 if r > R::GEOMETRIC_EPSILON && turn > max_angle {
                     // From the arriving point of the span before round to this span's start.
                     let start = out.last().copied().unwrap_or(p);
@@ -275,9 +295,9 @@ mod tests {
         // From (−2, 0) over a unit circle at the origin to (2, 0), wrapped clockwise (the
         // rope turns right, over the top): two tangents of √3 and an arc of π/3.
         let nodes = [
-            Node { center: V::new(-2.0, 0.0), rho: 0.0, side: 0.0 },
-            Node { center: V::new(0.0, 0.0), rho: -1.0, side: -1.0 },
-            Node { center: V::new(2.0, 0.0), rho: 0.0, side: 0.0 },
+            Node { center: V::new(-2.0, 0.0), rho: 0.0, side: 0.0, hub: V::new(-2.0, 0.0) },
+            Node { center: V::new(0.0, 0.0), rho: -1.0, side: -1.0, hub: V::new(0.0, 0.0) },
+            Node { center: V::new(2.0, 0.0), rho: 0.0, side: 0.0, hub: V::new(2.0, 0.0) },
         ];
         let mut path = Path::default();
         path.compute(&nodes, |_| 0.0);
@@ -285,7 +305,7 @@ mod tests {
         assert!((path.length - expect).abs() < 1e-12, "{} vs {expect}", path.length);
         assert!((path.turns[0] - core::f64::consts::PI / 3.0).abs() < 1e-12);
         let mut pts = Vec::new();
-        path.polyline(&nodes, 0.1, &mut pts);
+        path.polyline(&nodes, 1e-4, &mut pts);
         assert!(pts.iter().all(|p| p.length() >= 1.0 - 1e-9), "no point inside the circle");
         assert!(pts.iter().skip(1).take(pts.len() - 2).all(|p| p.y > 0.0), "over the top");
     }
@@ -293,9 +313,9 @@ mod tests {
     #[test]
     fn turns_keep_counting_laps() {
         let nodes = [
-            Node { center: V::new(-2.0, 0.0), rho: 0.0, side: 0.0 },
-            Node { center: V::new(0.0, 0.0), rho: -1.0, side: -1.0 },
-            Node { center: V::new(2.0, 0.0), rho: 0.0, side: 0.0 },
+            Node { center: V::new(-2.0, 0.0), rho: 0.0, side: 0.0, hub: V::new(-2.0, 0.0) },
+            Node { center: V::new(0.0, 0.0), rho: -1.0, side: -1.0, hub: V::new(0.0, 0.0) },
+            Node { center: V::new(2.0, 0.0), rho: 0.0, side: 0.0, hub: V::new(2.0, 0.0) },
         ];
         let mut path = Path::default();
         let lap = 2.0 * core::f64::consts::PI;

@@ -13,6 +13,10 @@ use crate::particle::{KINEMATIC, ParticleSet};
 use crate::rope::Rope;
 use crate::space::{RealOf, Space, VecOf};
 
+/// Arcs of round contacts are laid out (and reported) in chords at most
+/// `1/LAYOUT_SAG` m inside them (25 µm: well under the 1 mm a switch may move a particle).
+const LAYOUT_SAG: i32 = 40_000;
+
 /// Working memory of the taut stages (nothing here outlives a call).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TautScratch<V, R> {
@@ -125,6 +129,11 @@ pub(crate) fn update_contacts<S: Space>(
     sweep_end(&mut t.wraps, &mut sc.nodes, (s0, s1), &sc.features, &sc.removed);
     reverse(&mut t.wraps, &mut sc.nodes);
     repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, 4);
+    // What the repair added is checked like the rest (a contact it put on the wrong side
+    // of a shape goes), and what that leaves crossing a shape repaired once more.
+    sc.removed.clear();
+    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
+    repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, 2);
     sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
     for (w, &turn) in t.wraps.iter_mut().zip(&sc.path.turns) {
         w.turn = turn;
@@ -214,7 +223,7 @@ fn polyline<S: Space>(
     let t = &mut r.taut;
     nodes(ps.pos[a], ps.pos[b], &mut t.wraps, colliders, r.radius, &mut sc.nodes);
     sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
-    sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, 8), &mut sc.poly);
+    sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, LAYOUT_SAG), &mut sc.poly);
     sc.path.length
 }
 
@@ -289,7 +298,9 @@ pub(crate) fn end_step<S: Space>(
     t.lambda = [RealOf::<S>::ZERO; 2];
 }
 
-/// After the step: the switch between slack and taut (see "Switching" in the module docs
+/// Before a step (so that what changed between steps — masses, grabs, the mode — counts
+/// at once, and a rope laid out straight goes taut before its first step can stretch
+/// it): the switch between slack and taut (see "Switching" in the module docs
 /// of [`super`]) for every rope whose mode is not `Never` (or that is taut and now is).
 pub(crate) fn switch<S: Space>(
     ropes: &mut Arena<Rope<S>>,
@@ -349,9 +360,13 @@ pub(crate) fn switch<S: Space>(
         }
         let mut wraps = core::mem::take(&mut r.taut.wraps);
         string_pull(r.radius, &points, &sc.features, &mut wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
+        // The path round the true features (the pull used slightly smaller ones).
+        let (first, last) = (points[0], points[n - 1]);
+        nodes(first, last, &mut wraps, colliders, r.radius, &mut sc.nodes);
+        sc.path.compute(&sc.nodes, |i| wraps[i].turn);
         let ell = sc.path.length;
         let enter = length * (RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, ENTER));
-        sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, 8), &mut sc.poly);
+        sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, LAYOUT_SAG), &mut sc.poly);
         let mut laid = Vec::new();
         lay_out(r, &sc.poly, &mut laid);
         let snap = RealOf::<S>::from_ratio(MAX_SNAP.0, MAX_SNAP.1);

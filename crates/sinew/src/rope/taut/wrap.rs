@@ -53,16 +53,16 @@ pub(crate) fn nodes<S: Space>(
     out: &mut Vec<Node<VecOf<S>, RealOf<S>>>,
 ) {
     out.clear();
-    out.push(Node { center: start, rho: RealOf::<S>::ZERO, side: RealOf::<S>::ZERO });
+    out.push(Node { center: start, rho: RealOf::<S>::ZERO, side: RealOf::<S>::ZERO, hub: start });
     wraps.retain(|w| match colliders.get(w.collider).and_then(|c| feature_of(w.collider, c, w.feature, rope_radius)) {
         Some(f) => {
             let side = RealOf::<S>::from_i32(w.side);
-            out.push(Node { center: f.center, rho: f.radius * side, side });
+            out.push(Node { center: f.center, rho: f.radius * side, side, hub: f.hub });
             true
         }
         None => false,
     });
-    out.push(Node { center: end, rho: RealOf::<S>::ZERO, side: RealOf::<S>::ZERO });
+    out.push(Node { center: end, rho: RealOf::<S>::ZERO, side: RealOf::<S>::ZERO, hub: end });
 }
 
 /// Where the span leaving `node` toward point `e` starts.
@@ -138,7 +138,7 @@ pub(crate) fn sweep_end<R: Real, V: Vector<R>>(
         wraps.push(Wrap { collider: f.collider, feature: f.index, side, turn: R::ZERO });
         nodes.insert(
             nodes.len() - 1,
-            Node { center: f.center, rho: f.radius * R::from_i32(side), side: R::from_i32(side) },
+            Node { center: f.center, rho: f.radius * R::from_i32(side), side: R::from_i32(side), hub: f.hub },
         );
         e0 = at;
         added += 1;
@@ -164,7 +164,15 @@ pub(crate) fn unwrap<R: Real, V: Vector<R>>(
         // Slightly negative turns are rounding on a straight path: left for the next
         // substep to decide.
         let eps = R::from_ratio(1, ANGLE_TOLERANCE);
-        let bad = |(i, &t): (usize, &R)| t < -eps || (t > R::PI && nodes[i + 1].rho.abs() <= sharp);
+        // A contact wraps its shape on the side the shape is: the shape's inside (its
+        // hub) lies on the wrap side of the rope there.
+        let wrong_side = |i: usize| {
+            let n = nodes[i + 1];
+            let d = path.dirs[i] + path.dirs[i + 1];
+            let h = n.hub - n.center;
+            h.length_squared() > R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON && cross(d, h) * n.side < R::ZERO
+        };
+        let bad = |(i, &t): (usize, &R)| t < -eps || (t > R::PI && nodes[i + 1].rho.abs() <= sharp) || wrong_side(i);
         // Consecutive contacts on one convex shape wrap it on one side: an S-bend between
         // two of its features crosses it. The one turning less goes.
         let s_bend = || {
@@ -291,7 +299,12 @@ pub(crate) fn repair<R: Real, V: Vector<R>>(
                     continue;
                 }
                 let w = Wrap { collider: f.collider, feature: f.index, side: pick.1, turn: R::ZERO };
-                let n = Node { center: f.center, rho: f.radius * R::from_i32(pick.1), side: R::from_i32(pick.1) };
+                let n = Node {
+                    center: f.center,
+                    rho: f.radius * R::from_i32(pick.1),
+                    side: R::from_i32(pick.1),
+                    hub: f.hub,
+                };
                 insert = Some((j, w, n));
                 break 'spans;
             }
@@ -338,8 +351,8 @@ pub(crate) fn string_pull<R: Real, V: Vector<R>>(
     nodes.clear();
     let Some((&first, rest)) = points.split_first() else { return };
     let Some(&second) = rest.first() else { return };
-    nodes.push(Node { center: first, rho: R::ZERO, side: R::ZERO });
-    nodes.push(Node { center: second, rho: R::ZERO, side: R::ZERO });
+    nodes.push(Node { center: first, rho: R::ZERO, side: R::ZERO, hub: first });
+    nodes.push(Node { center: second, rho: R::ZERO, side: R::ZERO, hub: second });
     let mut e0 = second;
     for &e1 in &rest[1..] {
         removed.clear();
@@ -349,6 +362,9 @@ pub(crate) fn string_pull<R: Real, V: Vector<R>>(
         sweep_end(wraps, nodes, (e0, e1), features, removed);
         e0 = e1;
     }
+    // A rope laid straight through a corner (as a scene may lay it) passes through its
+    // circle rather than sweeping over it: the repair finds it.
+    repair(wraps, nodes, path, features, 4);
     path.compute(nodes, |i| wraps[i].turn);
     for (w, &t) in wraps.iter_mut().zip(&path.turns) {
         w.turn = t;
@@ -371,6 +387,7 @@ mod tests {
                 radius: 0.0,
                 collider: RawHandle { index: collider, generation: 0 },
                 index: i as u32,
+                hub: c,
             })
             .collect()
     }
@@ -386,7 +403,10 @@ mod tests {
         let anchor = V::new(-3.0, 2.0);
         let mut wraps = Vec::new();
         let end = V::new(3.0, -3.0);
-        let mut nodes = vec![Node { center: anchor, rho: 0.0, side: 0.0 }, Node { center: end, rho: 0.0, side: 0.0 }];
+        let mut nodes = vec![
+            Node { center: anchor, rho: 0.0, side: 0.0, hub: anchor },
+            Node { center: end, rho: 0.0, side: 0.0, hub: end },
+        ];
         let n = sweep_end(&mut wraps, &mut nodes, (V::new(3.0, 2.5), end), &feats, &[]);
         assert_eq!(n, 1, "{wraps:?}");
         assert_eq!(wraps[0].feature, 2, "top-right corner");
@@ -430,8 +450,8 @@ mod tests {
         let feats = square(V::new(0.0, 0.2), 1.0, 0);
         let mut wraps = Vec::new();
         let mut nodes = vec![
-            Node { center: V::new(-3.0, 0.0), rho: 0.0, side: 0.0 },
-            Node { center: V::new(3.0, 0.0), rho: 0.0, side: 0.0 },
+            Node { center: V::new(-3.0, 0.0), rho: 0.0, side: 0.0, hub: V::new(-3.0, 0.0) },
+            Node { center: V::new(3.0, 0.0), rho: 0.0, side: 0.0, hub: V::new(3.0, 0.0) },
         ];
         let mut path = Path::default();
         assert!(repair(&mut wraps, &mut nodes, &mut path, &feats, 4));
