@@ -1,7 +1,7 @@
 //! Turning a [`SceneSpec`] into a [`World`], with every error naming its path in the file.
 
 use crate::spec::{ColliderSpec, SceneSpec, ShapeSpec};
-use crate::{SceneError, SceneRagdoll, SceneSpace};
+use crate::{SceneError, SceneLimits, SceneRagdoll, SceneSpace};
 use sinew::{
     AttachmentDef, BendingDef, ColliderDef, DistanceDef, DriverDef, InteractionGroups, ParticleDef, ParticleHandle,
     Real, RealOf, RopeDef, RopeEnd, RopeHandle, Shape, Space, TetherDef, VecOf, Vector, World, WorldDef,
@@ -114,13 +114,16 @@ impl<S: SceneSpace> BuiltScene<S> {
     }
 
     /// Applies the reel schedules for time `t` (before stepping to it).
-    pub fn apply_reels(&mut self, t: RealOf<S>) -> Result<(), sinew::SinewError> {
-        for r in &self.ropes {
+    /// Errors name the rope's reel (`ropes[2].reel`).
+    pub fn apply_reels(&mut self, t: RealOf<S>) -> Result<(), SceneError> {
+        for (i, r) in self.ropes.iter().enumerate() {
             if r.reel.is_empty() || self.world.rope(r.handle).is_err() {
                 continue;
             }
             let len = sample_schedule(&r.reel, t);
-            self.world.set_rope_length(r.handle, r.reel_end, len)?;
+            self.world
+                .set_rope_length(r.handle, r.reel_end, len)
+                .map_err(|e| sinew_err(&format!("ropes[{i}].reel"), e))?;
         }
         Ok(())
     }
@@ -178,12 +181,20 @@ pub(crate) fn index(path: &str, i: i64, handles: &[ParticleHandle]) -> Result<Pa
     Ok(handles[i as usize])
 }
 
-fn sinew_err(path: &str, e: sinew::SinewError) -> SceneError {
-    err(path, e.to_string())
+/// A world's error at `path`; a limit the world enforces is the scene's (its
+/// [`crate::SceneLimits`] became the world's limits).
+pub(crate) fn sinew_err(path: &str, e: sinew::SinewError) -> SceneError {
+    match e {
+        sinew::SinewError::LimitExceeded { what, limit, requested } => {
+            err(path, format!("{requested} {what} in the scene would exceed its limit of {limit} (SceneLimits)"))
+        }
+        e => err(path, e.to_string()),
+    }
 }
 
-pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, SceneError> {
+pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Result<BuiltScene<S>, SceneError> {
     let mut def = WorldDef::<S>::default();
+    def.limits = limits.world_limits();
     if let Some(g) = &spec.gravity {
         def.gravity = vector::<S>("gravity", g)?;
     } else {
@@ -562,7 +573,7 @@ fn rope<S: Space>(
         }
     }
     let attached = [def.attach_start.is_some(), def.attach_end.is_some()];
-    let handle = world.add_rope(&def).map_err(|e| err(path, e.to_string()))?;
+    let handle = world.add_rope(&def).map_err(|e| sinew_err(path, e))?;
     let particles: Vec<ParticleHandle> = world.rope(handle).map(|r| r.particles().to_vec()).unwrap_or_default();
     if let Some(v) = &r.velocity {
         let v = vector::<S>(&format!("{path}.velocity"), v)?;

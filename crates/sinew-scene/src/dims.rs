@@ -115,7 +115,7 @@ fn spawn_ragdoll<S: SceneSpace>(
         }
         None => SpawnDef::from_rig(rig, origin, rot, scale, velocity),
     };
-    let e = |e: sinew::SinewError| err(path, e.to_string());
+    let e = |e: sinew::SinewError| crate::build::sinew_err(path, e);
     let hit = match &r.impulse {
         Some(imp) => Some((
             vector::<S>(&format!("{path}.impulse.at"), &imp.at)?,
@@ -254,7 +254,7 @@ impl<R: SceneReal> SceneSpace for Space2<R> {
                 d.compliance = R::from_f64(non_negative(&format!("{path}.compliance"), l.compliance.unwrap_or(0.0))?);
                 d
             };
-            world.add_joint_limit(&d).map_err(|e| err(&path, e.to_string()))?;
+            world.add_joint_limit(&d).map_err(|e| crate::build::sinew_err(&path, e))?;
         }
         Ok(())
     }
@@ -344,7 +344,7 @@ impl<R: SceneReal> SceneSpace for Space3<R> {
                 d.compliance = R::from_f64(non_negative(&format!("{path}.compliance"), l.compliance.unwrap_or(0.0))?);
                 d
             };
-            world.add_joint_limit(&d).map_err(|e| err(&path, e.to_string()))?;
+            world.add_joint_limit(&d).map_err(|e| crate::build::sinew_err(&path, e))?;
         }
         Ok(())
     }

@@ -14,10 +14,12 @@
 mod build;
 mod dims;
 mod draw;
+mod limits;
 pub mod spec;
 
 pub use build::{BuiltScene, SceneRope};
 pub use dims::SceneSpace;
+pub use limits::SceneLimits;
 
 use sinew::debug_draw::{DebugDraw, DebugDrawOptions};
 use sinew::{Fx, Real, RealOf, Space2, Space3, VecOf, Vector};
@@ -154,7 +156,7 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
     fn step(&mut self) -> Result<(), SceneError> {
         let dt = RealOf::<S>::from_f64(self.scene.dt);
         let t_end = self.scene.world.time() + dt;
-        self.scene.apply_reels(t_end).map_err(|e| SceneError { path: "ropes".into(), message: e.to_string() })?;
+        self.scene.apply_reels(t_end)?;
         // (Muscle ragdolls are controllers of the world: it steps them.)
         let result = self.scene.world.step(dt);
         result.map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
@@ -263,13 +265,20 @@ pub fn parse(text: &str) -> Result<SceneSpec, SceneError> {
     })
 }
 
-/// Builds a runnable simulation from a parsed scene.
+/// Builds a runnable simulation from a parsed scene, under the default [`SceneLimits`].
 pub fn instantiate(spec: &SceneSpec) -> Result<Box<dyn Simulation>, SceneError> {
+    instantiate_with(spec, &SceneLimits::default())
+}
+
+/// Builds a runnable simulation from a parsed scene under `limits`: a scene that asks for
+/// more is rejected before anything is allocated, naming the path and the limit.
+pub fn instantiate_with(spec: &SceneSpec, limits: &SceneLimits) -> Result<Box<dyn Simulation>, SceneError> {
+    limits::check(spec, limits)?;
     let numeric = spec.numeric.as_deref().unwrap_or("float");
     let view = spec.view.clone();
     macro_rules! make {
         ($s:ty) => {{
-            let scene = build::build::<$s>(spec)?;
+            let scene = build::build::<$s>(spec, limits)?;
             Ok(Box::new(SceneSim::<$s> { scene, view }) as Box<dyn Simulation>)
         }};
     }
@@ -288,27 +297,54 @@ pub fn instantiate(spec: &SceneSpec) -> Result<Box<dyn Simulation>, SceneError> 
     }
 }
 
-/// Parses and builds scene text.
+/// Parses and builds scene text (default [`SceneLimits`]).
 pub fn load_str(text: &str) -> Result<Box<dyn Simulation>, SceneError> {
     instantiate(&parse(text)?)
+}
+
+/// Parses and builds scene text under `limits`.
+pub fn load_str_with(text: &str, limits: &SceneLimits) -> Result<Box<dyn Simulation>, SceneError> {
+    instantiate_with(&parse(text)?, limits)
 }
 
 /// Reads, parses and builds a scene file. The error path is prefixed by nothing; the
 /// caller prints the file name.
 pub fn load_file(path: &std::path::Path) -> Result<Box<dyn Simulation>, SceneError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SceneError { path: String::new(), message: format!("cannot read {}: {e}", path.display()) })?;
-    load_str(&text)
+    load_file_with(path, &SceneLimits::default())
+}
+
+/// [`load_file`] under `limits`; a file larger than [`SceneLimits::file_bytes`] is not read.
+pub fn load_file_with(path: &std::path::Path, limits: &SceneLimits) -> Result<Box<dyn Simulation>, SceneError> {
+    let cannot =
+        |e: std::io::Error| SceneError { path: String::new(), message: format!("cannot read {}: {e}", path.display()) };
+    let size = std::fs::metadata(path).map_err(cannot)?.len();
+    if size > limits.file_bytes {
+        return Err(SceneError {
+            path: String::new(),
+            message: format!(
+                "file of {size} bytes exceeds the limit of {} (SceneLimits::file_bytes)",
+                limits.file_bytes
+            ),
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(cannot)?;
+    load_str_with(&text, limits)
 }
 
 /// Builds a typed world from a parsed scene (for library users and tests that want the
-/// world itself rather than a boxed [`Simulation`]).
+/// world itself rather than a boxed [`Simulation`]), under the default [`SceneLimits`].
 pub fn build_typed<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, SceneError> {
+    build_typed_with(spec, &SceneLimits::default())
+}
+
+/// [`build_typed`] under `limits`.
+pub fn build_typed_with<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Result<BuiltScene<S>, SceneError> {
+    limits::check(spec, limits)?;
     if spec.dim as usize != S::DIM {
         return Err(SceneError {
             path: "dim".into(),
             message: format!("scene is {}D, expected {}D", spec.dim, S::DIM),
         });
     }
-    build::build::<S>(spec)
+    build::build::<S>(spec, limits)
 }

@@ -3,5 +3,6 @@
 
 mod determinism;
 mod hostile;
+mod limits;
 mod ragdoll_keys;
 mod rope_report;

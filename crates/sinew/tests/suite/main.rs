@@ -12,6 +12,7 @@ mod constraints;
 mod contacts;
 mod fixed_point;
 mod lifetimes;
+mod limits;
 mod physics_core;
 mod prelude;
 mod ragdoll;
