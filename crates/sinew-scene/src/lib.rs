@@ -100,8 +100,10 @@ pub trait Simulation {
     fn set_profiling(&mut self, on: bool);
     /// Where the last step's time went (zero unless profiling is on).
     fn profile(&self) -> sinew::StepProfile;
-    /// Appends this frame's JSON line (without the newline).
-    fn write_frame_json(&self, out: &mut String);
+    /// Appends this frame's JSON line (without the newline). A value that is not finite
+    /// (JSON has no NaN or infinity) is an error naming it (`ropes[0].tension[3]`); what
+    /// was appended before it is then not a complete line.
+    fn write_frame_json(&self, out: &mut String) -> Result<(), SceneError>;
     /// Draws the current state into a debug-draw back end (see [`sinew::debug_draw`]):
     /// the world's `debug_draw`, plus the edges of muscle ragdolls (which live outside the
     /// world) as distances.
@@ -124,16 +126,29 @@ pub struct SceneSim<S: SceneSpace> {
     view: Option<ViewSpec>,
 }
 
+/// Appends `v`, or fails naming `path` when it is not finite.
+fn json_number<R: SceneReal>(out: &mut String, v: R, path: impl FnOnce() -> String) -> Result<(), SceneError> {
+    if !v.is_finite() {
+        return Err(SceneError {
+            path: path(),
+            message: format!("is {} in the output: not printed (JSON has no such number)", v.to_f64()),
+        });
+    }
+    v.write_json(out);
+    Ok(())
+}
+
 impl<S: SceneSpace> SceneSim<S> {
-    fn write_vec(out: &mut String, v: VecOf<S>) {
+    fn write_vec(out: &mut String, v: VecOf<S>, path: impl Fn() -> String) -> Result<(), SceneError> {
         out.push('[');
         for i in 0..S::DIM {
             if i > 0 {
                 out.push(',');
             }
-            v.get(i).write_json(out);
+            json_number(out, v.get(i), || format!("{}[{i}]", path()))?;
         }
         out.push(']');
+        Ok(())
     }
 }
 
@@ -169,22 +184,22 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
     fn profile(&self) -> sinew::StepProfile {
         *self.scene.world.profile()
     }
-    fn write_frame_json(&self, out: &mut String) {
+    fn write_frame_json(&self, out: &mut String) -> Result<(), SceneError> {
         let w = &self.scene.world;
         let _ = write!(out, "{{\"frame\":{},\"time\":", w.step_count());
-        w.time().write_json(out);
+        json_number(out, w.time(), || "time".into())?;
         out.push_str(",\"particles\":[");
         for (i, p) in self.scene.last_pos.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            Self::write_vec(out, *p);
+            Self::write_vec(out, *p, || format!("particles[{i}]"))?;
         }
         out.push(']');
         if !self.scene.ropes.is_empty() {
             out.push_str(",\"ropes\":[");
             let mut first = true;
-            for (h, rope) in w.ropes() {
+            for (r, (h, rope)) in w.ropes().enumerate() {
                 if !first {
                     out.push(',');
                 }
@@ -198,13 +213,13 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
                     let _ = write!(out, "{g}");
                 }
                 out.push_str("],\"length\":");
-                rope.rest_length().write_json(out);
+                json_number(out, rope.rest_length(), || format!("ropes[{r}].length"))?;
                 out.push_str(",\"tension\":[");
                 for (k, t) in w.rope_tensions(h).unwrap_or_default().into_iter().enumerate() {
                     if k > 0 {
                         out.push(',');
                     }
-                    t.write_json(out);
+                    json_number(out, t, || format!("ropes[{r}].tension[{k}]"))?;
                 }
                 out.push_str("]}");
             }
@@ -235,6 +250,7 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
             out.push(']');
         }
         let _ = write!(out, ",\"hash\":\"{:016x}\"}}", self.state_hash());
+        Ok(())
     }
     fn debug_draw(&self, out: &mut dyn DebugDraw, opts: &DebugDrawOptions) {
         draw::draw(&self.scene, out, opts);

@@ -64,7 +64,7 @@ fn trajectory_digest(name: &str, frames: u64) -> u64 {
     for _ in 0..frames {
         sim.step().unwrap();
         line.clear();
-        sim.write_frame_json(&mut line);
+        sim.write_frame_json(&mut line).unwrap();
         let cut = line.rfind(",\"hash\":").expect("every frame line ends with its hash");
         for &b in &line.as_bytes()[..cut] {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);

@@ -25,7 +25,7 @@ fn reeled_out_particles_get_global_indices_the_frame_they_appear() {
     let mut grew = false;
     for frame in 0..150 {
         let mut line = String::new();
-        sim.write_frame_json(&mut line);
+        sim.write_frame_json(&mut line).unwrap();
         let ropes = rope_indices(&line);
         assert_eq!(ropes.len(), 1, "frame {frame}: {line}");
         let idx = &ropes[0];
@@ -64,7 +64,7 @@ fn a_rope_attached_to_a_file_particle_ends_at_it_and_holds_it() {
         sim.step().unwrap();
     }
     let mut line = String::new();
-    sim.write_frame_json(&mut line);
+    sim.write_frame_json(&mut line).unwrap();
     let idx = &rope_indices(&line)[0];
     assert_eq!((idx.len(), *idx.last().unwrap()), (21, 0), "{idx:?}");
     // The same scene as a typed world: the rope holds the 10 kg without stretching.
