@@ -351,6 +351,7 @@ impl<S: Space> World<S> {
 
     /// The prediction (compiled for AVX2 too, see `ParticleSet::integrate`).
     fn integrate(&mut self, h: RealOf<S>, f1: RealOf<S>) {
+        crate::rope::solve::apply_drag(&self.state.ropes, &mut self.state.particles, h);
         let damping = self.state.def.damping;
         self.state.particles.integrate(&self.scratch.prediction, damping, h, f1);
     }

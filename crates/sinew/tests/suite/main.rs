@@ -11,6 +11,7 @@ mod architecture;
 mod constraints;
 mod contacts;
 mod fixed_point;
+mod forces;
 mod lifetimes;
 mod limits;
 mod physics_core;
