@@ -173,6 +173,24 @@ pub(crate) fn real<S: Space>(v: f64) -> RealOf<S> {
     RealOf::<S>::from_f64(v)
 }
 
+/// A mass ≥ 0 that keeps its meaning in the scene's number type: one that rounds to 0
+/// (below 2⁻³³ kg in fixed point) would pin its particle, one whose inverse overflows (a
+/// denormal `f32`, 2⁻³² kg in fixed point) would freeze or launch it.
+pub(crate) fn mass<S: Space>(path: &str, m: f64) -> Result<RealOf<S>, SceneError> {
+    let r = real::<S>(non_negative(path, m)?);
+    let inv = RealOf::<S>::ONE / r;
+    if m > 0.0 && (r <= RealOf::<S>::ZERO || !inv.is_finite() || inv >= RealOf::<S>::MAX) {
+        let name = RealOf::<S>::NAME;
+        return Err(err(
+            path,
+            format!(
+                "{m:e} kg is too small for {name}: it rounds to 0 or its inverse overflows (a mass of 0 pins a particle)"
+            ),
+        ));
+    }
+    Ok(r)
+}
+
 /// Particle index check.
 pub(crate) fn index(path: &str, i: i64, handles: &[ParticleHandle]) -> Result<ParticleHandle, SceneError> {
     if i < 0 || i as usize >= handles.len() {
@@ -259,7 +277,7 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Re
             d.velocity = vector::<S>(&format!("{path}.vel"), v)?;
         }
         if let Some(m) = p.mass {
-            d.mass = real::<S>(non_negative(&format!("{path}.mass"), m)?);
+            d.mass = mass::<S>(&format!("{path}.mass"), m)?;
         }
         if let Some(r) = p.radius {
             d.radius = real::<S>(non_negative(&format!("{path}.radius"), r)?);
@@ -529,7 +547,7 @@ fn rope<S: Space>(
         def.segment_length = real::<S>(positive(&format!("{path}.segment_length"), l)?);
     }
     if let Some(m) = r.mass {
-        def.mass = real::<S>(positive(&format!("{path}.mass"), m)?);
+        def.mass = mass::<S>(&format!("{path}.mass"), positive(&format!("{path}.mass"), m)?)?;
     }
     if let Some(x) = r.radius {
         def.radius = real::<S>(non_negative(&format!("{path}.radius"), x)?);

@@ -4,5 +4,6 @@
 mod determinism;
 mod hostile;
 mod limits;
+mod meaning;
 mod ragdoll_keys;
 mod rope_report;

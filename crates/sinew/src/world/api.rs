@@ -14,7 +14,7 @@ use crate::controller::{Controller, ControllerHandle, not_found};
 use crate::driver::{DriverDef, DriverHandle, KeyframeDriver};
 use crate::limits::Limits;
 use crate::math::{Real, Rotation, Vector};
-use crate::particle::{ParticleDef, ParticleHandle, check_finite};
+use crate::particle::{ParticleDef, ParticleHandle, check_finite, in_range};
 use crate::rope::RopeHandle;
 use crate::sleep::{SleepGroup, SleepGroupHandle};
 use crate::space::{RealOf, RotOf, Space, VecOf};
@@ -32,6 +32,15 @@ impl<S: Space> World<S> {
             return Err(SinewError::InvalidParameter {
                 what: "particle mass",
                 reason: "must be finite and ≥ 0",
+                value: Some(def.mass.to_f64()),
+            });
+        }
+        // A mass so small that its inverse overflows (a denormal f32, 2⁻³² kg in fixed
+        // point) would freeze or launch the particle: refused. (0 is a pin, on purpose.)
+        if def.mass > zero && !in_range(RealOf::<S>::ONE / def.mass) {
+            return Err(SinewError::InvalidParameter {
+                what: "particle mass",
+                reason: "too small for the number type (its inverse overflows); 0 pins a particle",
                 value: Some(def.mass.to_f64()),
             });
         }

@@ -46,6 +46,14 @@ impl<S: Space> World<S> {
         let mut made = Vec::new();
         let rope = Rope::build(def, ends, |pd| {
             Limits::check("rope segments", segments + made.len(), 0, limit)?;
+            // A particle's share of a rope's mass that rounds to 0 would pin it silently.
+            if !(pd.mass > RealOf::<S>::ZERO) {
+                return Err(SinewError::InvalidParameter {
+                    what: "rope mass",
+                    reason: "a particle's share rounds to 0 in this number type (it would be pinned)",
+                    value: Some(def.mass.to_f64()),
+                });
+            }
             let h = self.add_particle(pd)?;
             made.push(h);
             Ok(h)
