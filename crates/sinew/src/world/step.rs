@@ -501,7 +501,7 @@ impl<S: Space> World<S> {
             c.prev_position = c.position;
             c.prev_rotation = c.rotation;
         }
-        st.time += dt;
+        st.time = st.time_carry.add(st.time, dt);
         st.step_count += 1;
         st.last_h = h;
         if !st.ropes.is_empty() {
