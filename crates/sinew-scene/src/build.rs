@@ -158,6 +158,11 @@ pub(crate) fn positive(path: &str, v: f64) -> Result<f64, SceneError> {
     if finite(path, v)? <= 0.0 { Err(err(path, "must be > 0")) } else { Ok(v) }
 }
 
+/// The largest coordinate (and velocity, and every other vector component) a fixed-point
+/// scene may hold, 2¹⁴: differences up to 2¹⁵ square to 2³⁰, within Q32.32's ±2³¹ with a
+/// factor 2 to spare.
+pub(crate) const FIXED_COORDINATE_RANGE: f64 = 16384.0;
+
 /// A vector of the scene's dimension.
 pub(crate) fn vector<S: Space>(path: &str, v: &[f64]) -> Result<VecOf<S>, SceneError> {
     if v.len() != S::DIM {
@@ -165,6 +170,15 @@ pub(crate) fn vector<S: Space>(path: &str, v: &[f64]) -> Result<VecOf<S>, SceneE
     }
     for (i, c) in v.iter().enumerate() {
         finite(&format!("{path}[{i}]"), *c)?;
+        if !RealOf::<S>::FLOATING && c.abs() > FIXED_COORDINATE_RANGE {
+            return Err(err(
+                format!("{path}[{i}]"),
+                format!(
+                    "{c} is outside ±{FIXED_COORDINATE_RANGE}, the range of fixed-point coordinates (the solver squares \
+                     their differences, which must stay within Q32.32's ±2³¹); use \"f32\" or \"f64\" for larger worlds"
+                ),
+            ));
+        }
     }
     Ok(VecOf::<S>::from_f64_slice(v))
 }

@@ -315,12 +315,16 @@ pub fn instantiate_with(spec: &SceneSpec, limits: &SceneLimits) -> Result<Box<dy
 
 /// Parses and builds scene text (default [`SceneLimits`]).
 pub fn load_str(text: &str) -> Result<Box<dyn Simulation>, SceneError> {
-    instantiate(&parse(text)?)
+    load_str_with(text, &SceneLimits::default())
 }
 
 /// Parses and builds scene text under `limits`.
 pub fn load_str_with(text: &str, limits: &SceneLimits) -> Result<Box<dyn Simulation>, SceneError> {
-    instantiate_with(&parse(text)?, limits)
+    let spec = parse(text)?;
+    if spec.numeric.as_deref() == Some("fixed") {
+        limits::check_fixed_numbers(text)?;
+    }
+    instantiate_with(&spec, limits)
 }
 
 /// Reads, parses and builds a scene file. The error path is prefixed by nothing; the

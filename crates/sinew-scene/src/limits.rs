@@ -138,3 +138,47 @@ pub(crate) fn check(spec: &SceneSpec, limits: &SceneLimits) -> Result<(), SceneE
     }
     Ok(())
 }
+
+/// The largest magnitude of any number in a fixed-point scene file, 2³⁰: Q32.32 holds up to
+/// 2³¹, and a number beyond it would be clamped without a word.
+pub(crate) const FIXED_NUMBER_RANGE: f64 = 1_073_741_824.0;
+
+/// For a fixed-point scene: every number in the file within ±[`FIXED_NUMBER_RANGE`] (the
+/// builder checks vectors against the tighter coordinate range), else an error naming it.
+pub(crate) fn check_fixed_numbers(text: &str) -> Result<(), SceneError> {
+    let Ok(doc) = serde_json::from_str::<serde_json::Value>(text) else { return Ok(()) };
+    fn walk(v: &serde_json::Value, path: &mut String) -> Result<(), SceneError> {
+        match v {
+            serde_json::Value::Number(n) => match n.as_f64() {
+                Some(x) if x.abs() > FIXED_NUMBER_RANGE => Err(err(
+                    path.clone(),
+                    format!("{x} is outside ±2³⁰, what fixed point (Q32.32, ±2³¹) holds with margin"),
+                )),
+                _ => Ok(()),
+            },
+            serde_json::Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("[{i}]"));
+                    walk(x, path)?;
+                    path.truncate(len);
+                }
+                Ok(())
+            }
+            serde_json::Value::Object(o) => {
+                for (k, x) in o {
+                    let len = path.len();
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(k);
+                    walk(x, path)?;
+                    path.truncate(len);
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+    walk(&doc, &mut String::new())
+}

@@ -39,9 +39,10 @@ fn an_impulse_beyond_the_number_type_is_an_error_not_ignored() {
     };
     let e = error(&doll("f32", 1e30));
     assert!(e.starts_with("ragdolls[0].impulse: invalid impulse ") && e.contains("too large"), "{e}");
-    // In fixed point the bound is the square of the velocity: 46 km/s.
+    // In fixed point a vector component beyond ±16384 is refused first (the velocity
+    // bound, 46 km/s, lies beyond what a ragdoll node's mass lets a scene reach).
     let e = error(&doll("fixed", 1e6));
-    assert!(e.starts_with("ragdolls[0].impulse: ") && e.contains("too large"), "{e}");
+    assert!(e.starts_with("ragdolls[0].impulse.impulse[0]: 1000000 is outside ±16384"), "{e}");
     // An ordinary hit is taken.
     for numeric in ["f32", "f64", "fixed"] {
         assert!(load_str(&doll(numeric, 50.0)).is_ok(), "{numeric}");
@@ -51,14 +52,19 @@ fn an_impulse_beyond_the_number_type_is_an_error_not_ignored() {
 #[test]
 fn a_quaternion_of_huge_finite_components_keeps_its_rotation() {
     // [10³⁰, 0, 0, 10³⁰] is 90° about x, as [1, 0, 0, 1] is: f32 squares overflowed
-    // (taken as the identity) and fixed point saturated (a particle launched at 2 km/s).
-    for numeric in ["f32", "fixed"] {
+    // (taken as the identity); in fixed point [10⁸, 0, 0, 10⁸] (its squares saturated: a
+    // particle launched at 2 km/s), and 10³⁰ is beyond what it holds at all: an error.
+    let e = error(
+        r#"{"dim":3,"numeric":"fixed","ragdolls":[{"preset":"humanoid3d","origin":[0,1,0],"rotation":[1e30,0,0,1e30]}]}"#,
+    );
+    assert!(e.starts_with("ragdolls[0].rotation[0]: "), "{e}");
+    for (numeric, big) in [("f32", "1e30"), ("fixed", "1e8")] {
         let doll = |q: &str| {
             format!(
                 r#"{{"dim":3,"numeric":"{numeric}","gravity":[0,0,0],"ragdolls":[{{"preset":"humanoid3d","origin":[0,1,0],"rotation":{q}}}]}}"#
             )
         };
-        let mut huge = load_str(&doll("[1e30, 0, 0, 1e30]")).unwrap();
+        let mut huge = load_str(&doll(&format!("[{big}, 0, 0, {big}]"))).unwrap();
         let unit = load_str(&doll("[1, 0, 0, 1]")).unwrap();
         let (a, b) = (huge.positions(), unit.positions());
         for (p, q) in a.iter().zip(&b) {
@@ -76,4 +82,20 @@ fn a_quaternion_of_huge_finite_components_keeps_its_rotation() {
             assert!(moved < 0.05, "{numeric}: a node moved {moved} m in 10 frames without gravity");
         }
     }
+}
+
+#[test]
+fn fixed_point_values_beyond_its_range_are_errors_naming_the_path() {
+    // Coordinates beyond ±2¹⁴ m: their differences' squares would leave Q32.32.
+    let e = error(r#"{"dim":2,"numeric":"fixed","particles":[{"pos":[0,0]},{"pos":[100000,0]}]}"#);
+    assert!(e.starts_with("particles[1].pos[0]: 100000 is outside ±16384"), "{e}");
+    let e = error(r#"{"dim":3,"numeric":"fixed","particles":[{"pos":[0,0,0],"vel":[0,-20000,0]}]}"#);
+    assert!(e.starts_with("particles[0].vel[1]: -20000 is outside ±16384"), "{e}");
+    // Any number beyond ±2³⁰ (it would be clamped to ±2³¹ without a word).
+    let e = error(r#"{"dim":2,"numeric":"fixed","damping":1e12,"particles":[{"pos":[0,0]}]}"#);
+    assert!(e.starts_with("damping: 1000000000000 is outside ±2³⁰"), "{e}");
+    let e = error(r#"{"dim":2,"numeric":"fixed","ropes":[{"points":[[0,0],[1,0]],"tear_tension":5e9}]}"#);
+    assert!(e.starts_with("ropes[0].tear_tension: "), "{e}");
+    // Floats take them.
+    assert!(load_str(r#"{"dim":2,"particles":[{"pos":[0,0]},{"pos":[100000,0]}],"damping":1e12}"#).is_ok());
 }

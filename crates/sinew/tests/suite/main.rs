@@ -12,6 +12,7 @@ mod clock;
 mod constraints;
 mod contacts;
 mod fixed_point;
+mod fixed_range;
 mod forces;
 mod lifetimes;
 mod limits;
