@@ -26,7 +26,7 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
 const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
 const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
-const GOLDEN_ROPE_2D: u64 = 0x7c0d_0130_bb12_8c37;
+const GOLDEN_ROPE_2D: u64 = 0x1d1e_420f_1e7f_ab41;
 const GOLDEN_RAGDOLL_2D: u64 = 0xf0c6_1988_2f2e_fe27;
 
 #[test]
@@ -76,7 +76,7 @@ fn trajectory_digest(name: &str, frames: u64) -> u64 {
 /// Committed trajectory digests of the four golden scenes (see [`trajectory_digest`]).
 const TRAJECTORY_2D: u64 = 0x8027_24f3_cb9a_74ca;
 const TRAJECTORY_3D: u64 = 0xeb49_c1f8_9a69_b021;
-const TRAJECTORY_ROPE_2D: u64 = 0xdc53_c518_ab7d_8e17;
+const TRAJECTORY_ROPE_2D: u64 = 0x7567_0ff1_ac90_9352;
 const TRAJECTORY_RAGDOLL_2D: u64 = 0x504e_652c_10db_a3fa;
 
 #[test]

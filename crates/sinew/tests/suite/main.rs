@@ -25,4 +25,5 @@ mod rope;
 mod rope_attach;
 mod rope_on_post;
 mod rope_tension;
+mod soak;
 mod swing_twist;
