@@ -38,6 +38,8 @@ fn run(args: &[&str]) -> (i32, String, i64) {
             Ok(())
         });
     }
+    // Reaped by `wait4` below, which also reads its resource usage.
+    #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().unwrap();
     let mut status = 0;
     // SAFETY: plain FFI with valid pointers; the child is ours and not yet waited for.

@@ -50,7 +50,7 @@ fn quaternion<R: Real>(path: &str, q: Option<&[f64]>) -> Result<Quat<R>, SceneEr
     let big = q.iter().fold(0.0f64, |m, c| m.max(c.abs()));
     let scaled: Vec<f64> = q.iter().map(|c| c / big).collect();
     let norm = scaled.iter().map(|c| c * c).sum::<f64>().sqrt();
-    if !(big > 0.0) || !(norm * big >= 1e-6) {
+    if big == 0.0 || norm * big < 1e-6 {
         return Err(err(&rp, "must not be a zero quaternion (its length is below 1e-6: no rotation to normalise)"));
     }
     let c = |i: usize| R::from_f64(scaled[i] / norm);

@@ -23,11 +23,11 @@ fn each_declared_count_is_checked_with_its_path_and_limit() {
     let p = |n: usize| vec![r#"{"pos":[0,0]}"#; n].join(",");
     let e = error(&format!(r#"{{"dim":2,"particles":[{}]}}"#, p(11)), &l);
     assert_eq!(e, "particles: 11 particles in the scene exceed its limit of 10 (SceneLimits::particles)");
-    let d = vec![r#"{"a":0,"b":1}"#; 2].join(",");
-    let t = vec![r#"{"particle":0,"anchor":1}"#; 2].join(",");
+    let d = [r#"{"a":0,"b":1}"#; 2].join(",");
+    let t = [r#"{"particle":0,"anchor":1}"#; 2].join(",");
     let e = error(&format!(r#"{{"dim":2,"particles":[{}],"distances":[{d}],"tethers":[{t}]}}"#, p(2)), &l);
     assert_eq!(e, "tethers: 4 constraints in the scene exceed its limit of 3 (SceneLimits::constraints)");
-    let c = vec![r#"{"circle":{"center":[0,0],"radius":1}}"#; 3].join(",");
+    let c = [r#"{"circle":{"center":[0,0],"radius":1}}"#; 3].join(",");
     let e = error(&format!(r#"{{"dim":2,"colliders":[{c}]}}"#), &l);
     assert!(e.starts_with("colliders: 3 colliders") && e.contains("SceneLimits::colliders"), "{e}");
     // Rope segments over all ropes: the second rope crosses the limit.
