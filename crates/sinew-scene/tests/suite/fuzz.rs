@@ -18,6 +18,7 @@
 //! every case whose outcome class is new to `fuzz/corpus/` (how the corpus was made).
 
 use serde_json::{Value, json};
+use sinew::{Real, Vector as _};
 use sinew_scene::SceneLimits;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -170,8 +171,13 @@ fn rope(r: &mut Rng, dim: usize, file_particles: usize) -> Value {
 
 /// One scene file from the grammar.
 fn scene(seed: u64) -> Value {
+    scene_in(seed, None)
+}
+
+/// One scene file from the grammar, in `dim` dimensions if given.
+fn scene_in(seed: u64, dim: Option<usize>) -> Value {
     let r = &mut Rng::new(seed);
-    let dim = 2 + r.below(2);
+    let dim = dim.unwrap_or(2 + r.below(2));
     let numeric = ["float", "f64", "fixed"][r.below(3)];
     let mut o = serde_json::Map::new();
     o.insert("dim".into(), dim.into());
@@ -366,6 +372,92 @@ fn generated_scenes_load_with_an_error_or_run_clean() {
     assert!(counts[0] > 0 && counts[2] > 0, "{counts:?}");
 }
 
+/// A generated 2D scene built as a typed world, then driven by a generated sequence of
+/// API calls between steps: impulses, forces, reel lengths, removals, cuts, grabs,
+/// snapshots and restores, and steps of ordinary and hostile lengths. Every call returns
+/// `Ok` or an error; no panic, positions finite. Returns whether the scene was built.
+fn run_actions<R: Real + sinew_scene::SceneReal>(seed: u64) -> bool {
+    use sinew::{RopeEnd, RopePoint, Space2, Vector2};
+    let text = serde_json::to_string(&scene_in(seed, Some(2))).unwrap();
+    let Ok(spec) = sinew_scene::parse(&text) else { return false };
+    let Ok(mut scene) = sinew_scene::build_typed_with::<Space2<R>>(&spec, &limits()) else { return false };
+    let w = &mut scene.world;
+    let r = &mut Rng::new(seed ^ 0xac71_0a5e);
+    let mut saved = w.snapshot();
+    for k in 0..40 {
+        let handles: Vec<_> = w.particles().handles().collect();
+        let ropes: Vec<_> = w.ropes().map(|(h, _)| h).collect();
+        let pick = |r: &mut Rng, n: usize| r.below(n.max(1));
+        let v = Vector2::<R>::from_f64(r.num(-50.0, 50.0), r.num(-50.0, 50.0));
+        let _ = match r.below(10) {
+            0..=2 => {
+                let dt = [1.0 / 60.0, 1.0 / 60.0, 1.0 / 30.0, 0.0, -1.0, f64::NAN, 1e9, 1e-9][r.below(8)];
+                w.step(R::from_f64(dt)).map(|_| ())
+            }
+            3 if !handles.is_empty() => w.particles_mut().apply_impulse(handles[pick(r, handles.len())], v),
+            4 if !handles.is_empty() => {
+                w.particles_mut().apply_force(handles[pick(r, handles.len())], v * R::from_f64(100.0))
+            }
+            5 if !ropes.is_empty() => {
+                let end = if r.chance(50) { RopeEnd::Start } else { RopeEnd::End };
+                w.set_rope_length(ropes[pick(r, ropes.len())], end, R::from_f64(r.num(0.01, 8.0)))
+            }
+            6 if !handles.is_empty() => w.remove_particle(handles[pick(r, handles.len())]),
+            7 if !ropes.is_empty() => w.cut_rope(ropes[pick(r, ropes.len())], r.below(150)).map(|_| ()),
+            8 if !ropes.is_empty() => {
+                w.grab_rope(ropes[pick(r, ropes.len())], RopePoint::Index(r.below(150))).map(|_| ())
+            }
+            9 => {
+                if r.chance(50) {
+                    saved = w.snapshot();
+                } else {
+                    w.restore(&saved);
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        for p in w.particles().positions() {
+            assert!(p.is_finite(), "seed {seed}, call {k}: non-finite position");
+        }
+    }
+    true
+}
+
+#[test]
+fn generated_api_calls_between_steps_give_errors_or_run_clean() {
+    let budget = Duration::from_secs(env_u64("SINEW_FUZZ_SECONDS", 2));
+    let first = env_u64("SINEW_FUZZ_SEED", 1);
+    let start = Instant::now();
+    let (mut seed, mut built) = (first, 0);
+    while start.elapsed() < budget {
+        for numeric in 0..2 {
+            let result = std::panic::catch_unwind(|| {
+                if numeric == 0 { run_actions::<f32>(seed) } else { run_actions::<sinew::Fx>(seed) }
+            });
+            built += usize::from(matches!(result, Ok(true)));
+            if let Err(panic) = result {
+                let dir = fuzz_dir().join("crashes");
+                std::fs::create_dir_all(&dir).unwrap();
+                let path = dir.join(format!("actions-{}-seed-{seed}.txt", ["f32", "fixed"][numeric]));
+                std::fs::write(&path, format!("run_actions seed {seed}\n")).unwrap();
+                std::panic::resume_unwind(Box::new(format!(
+                    "actions seed {seed}: {:?} (noted in {})",
+                    panic.downcast_ref::<String>().map(String::as_str).or(panic.downcast_ref::<&str>().copied()),
+                    path.display()
+                )));
+            }
+        }
+        seed += 1;
+    }
+    let n = seed - first;
+    println!(
+        "fuzz (API calls): {n} scenes x 2 number types in {:.1} s, {built} built and driven",
+        start.elapsed().as_secs_f64()
+    );
+    assert!(n >= 10 && built > 0, "{n} scenes, {built} built");
+}
+
 #[test]
 fn committed_corpus_and_crashes_replay_clean() {
     let mut files = Vec::new();
@@ -380,5 +472,18 @@ fn committed_corpus_and_crashes_replay_clean() {
         let text = std::fs::read_to_string(f).unwrap();
         let outcome = std::panic::catch_unwind(|| run_case(&text, 12));
         assert!(outcome.is_ok(), "{} fails", f.display());
+    }
+    // API-call cases are kept by seed (`actions-f32-seed-17.txt`).
+    if let Ok(dir) = std::fs::read_dir(fuzz_dir().join("crashes")) {
+        for f in dir.map(|e| e.unwrap().path()) {
+            let name = f.file_name().unwrap().to_string_lossy().to_string();
+            let Some(rest) = name.strip_prefix("actions-") else { continue };
+            let seed: u64 = rest.rsplit("seed-").next().unwrap().trim_end_matches(".txt").parse().unwrap();
+            if rest.starts_with("f32") {
+                run_actions::<f32>(seed)
+            } else {
+                run_actions::<sinew::Fx>(seed)
+            };
+        }
     }
 }
