@@ -142,7 +142,8 @@ fn simulate(path: &Path, frames: u64, every: u64) -> Result<(), String> {
     let mut line = String::with_capacity(4096);
     let mut emit = |sim: &dyn Simulation, out: &mut dyn Write| -> Result<(), String> {
         line.clear();
-        sim.write_frame_json(&mut line);
+        // A value that is not finite is an error, never printed (JSON has no NaN).
+        sim.write_frame_json(&mut line).map_err(|e| format!("{}: frame {}: {e}", path.display(), sim.frame()))?;
         line.push('\n');
         out.write_all(line.as_bytes()).map_err(|e| format!("writing output: {e}"))
     };

@@ -223,3 +223,22 @@ fn bench_skips_untimed_frames_before_timing() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("(best of 1 × 3 frames after 5)"), "{text}");
 }
+
+#[test]
+fn output_is_always_json_a_non_finite_value_is_an_error_never_printed() {
+    // Gravity of 10³⁰ m/s² in f32: the rope's tensions overflow to NaN in the first step.
+    let p = temp_scene(
+        "nan.json",
+        r#"{"dim": 2, "gravity": [0, -1e30], "ropes": [{"points": [[0, 0], [1, 0]], "segments": 10, "pin": ["start"]}]}"#,
+    );
+    let out = sinew().args(["simulate", p.to_str().unwrap(), "--frames", "5"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("frame 1: ropes[0].tension[") && stderr.contains("not printed"), "{stderr}");
+    // What was printed before the error is JSON, line by line.
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "the initial frame only");
+    for line in stdout.lines() {
+        serde_json::from_str::<serde_json::Value>(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    }
+}

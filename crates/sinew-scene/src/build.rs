@@ -1,7 +1,7 @@
 //! Turning a [`SceneSpec`] into a [`World`], with every error naming its path in the file.
 
 use crate::spec::{ColliderSpec, SceneSpec, ShapeSpec};
-use crate::{SceneError, SceneRagdoll, SceneSpace};
+use crate::{SceneError, SceneLimits, SceneRagdoll, SceneSpace};
 use sinew::{
     AttachmentDef, BendingDef, ColliderDef, DistanceDef, DriverDef, InteractionGroups, ParticleDef, ParticleHandle,
     Real, RealOf, RopeDef, RopeEnd, RopeHandle, Shape, Space, TautMode, TetherDef, VecOf, Vector, World, WorldDef,
@@ -114,13 +114,16 @@ impl<S: SceneSpace> BuiltScene<S> {
     }
 
     /// Applies the reel schedules for time `t` (before stepping to it).
-    pub fn apply_reels(&mut self, t: RealOf<S>) -> Result<(), sinew::SinewError> {
-        for r in &self.ropes {
+    /// Errors name the rope's reel (`ropes[2].reel`).
+    pub fn apply_reels(&mut self, t: RealOf<S>) -> Result<(), SceneError> {
+        for (i, r) in self.ropes.iter().enumerate() {
             if r.reel.is_empty() || self.world.rope(r.handle).is_err() {
                 continue;
             }
             let len = sample_schedule(&r.reel, t);
-            self.world.set_rope_length(r.handle, r.reel_end, len)?;
+            self.world
+                .set_rope_length(r.handle, r.reel_end, len)
+                .map_err(|e| sinew_err(&format!("ropes[{i}].reel"), e))?;
         }
         Ok(())
     }
@@ -155,6 +158,11 @@ pub(crate) fn positive(path: &str, v: f64) -> Result<f64, SceneError> {
     if finite(path, v)? <= 0.0 { Err(err(path, "must be > 0")) } else { Ok(v) }
 }
 
+/// The largest coordinate (and velocity, and every other vector component) a fixed-point
+/// scene may hold, 2¹⁴: differences up to 2¹⁵ square to 2³⁰, within Q32.32's ±2³¹ with a
+/// factor 2 to spare.
+pub(crate) const FIXED_COORDINATE_RANGE: f64 = 16384.0;
+
 /// A vector of the scene's dimension.
 pub(crate) fn vector<S: Space>(path: &str, v: &[f64]) -> Result<VecOf<S>, SceneError> {
     if v.len() != S::DIM {
@@ -162,12 +170,39 @@ pub(crate) fn vector<S: Space>(path: &str, v: &[f64]) -> Result<VecOf<S>, SceneE
     }
     for (i, c) in v.iter().enumerate() {
         finite(&format!("{path}[{i}]"), *c)?;
+        if !RealOf::<S>::FLOATING && c.abs() > FIXED_COORDINATE_RANGE {
+            return Err(err(
+                format!("{path}[{i}]"),
+                format!(
+                    "{c} is outside ±{FIXED_COORDINATE_RANGE}, the range of fixed-point coordinates (the solver squares \
+                     their differences, which must stay within Q32.32's ±2³¹); use \"f32\" or \"f64\" for larger worlds"
+                ),
+            ));
+        }
     }
     Ok(VecOf::<S>::from_f64_slice(v))
 }
 
 pub(crate) fn real<S: Space>(v: f64) -> RealOf<S> {
     RealOf::<S>::from_f64(v)
+}
+
+/// A mass ≥ 0 that keeps its meaning in the scene's number type: one that rounds to 0
+/// (below 2⁻³³ kg in fixed point) would pin its particle, one whose inverse overflows (a
+/// denormal `f32`, 2⁻³² kg in fixed point) would freeze or launch it.
+pub(crate) fn mass<S: Space>(path: &str, m: f64) -> Result<RealOf<S>, SceneError> {
+    let r = real::<S>(non_negative(path, m)?);
+    let inv = RealOf::<S>::ONE / r;
+    if m > 0.0 && (r <= RealOf::<S>::ZERO || !inv.is_finite() || inv >= RealOf::<S>::MAX) {
+        let name = RealOf::<S>::NAME;
+        return Err(err(
+            path,
+            format!(
+                "{m:e} kg is too small for {name}: it rounds to 0 or its inverse overflows (a mass of 0 pins a particle)"
+            ),
+        ));
+    }
+    Ok(r)
 }
 
 /// Particle index check.
@@ -178,12 +213,20 @@ pub(crate) fn index(path: &str, i: i64, handles: &[ParticleHandle]) -> Result<Pa
     Ok(handles[i as usize])
 }
 
-fn sinew_err(path: &str, e: sinew::SinewError) -> SceneError {
-    err(path, e.to_string())
+/// A world's error at `path`; a limit the world enforces is the scene's (its
+/// [`crate::SceneLimits`] became the world's limits).
+pub(crate) fn sinew_err(path: &str, e: sinew::SinewError) -> SceneError {
+    match e {
+        sinew::SinewError::LimitExceeded { what, limit, requested } => {
+            err(path, format!("{requested} {what} in the scene would exceed its limit of {limit} (SceneLimits)"))
+        }
+        e => err(path, e.to_string()),
+    }
 }
 
-pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, SceneError> {
+pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Result<BuiltScene<S>, SceneError> {
     let mut def = WorldDef::<S>::default();
+    def.limits = limits.world_limits();
     if let Some(g) = &spec.gravity {
         def.gravity = vector::<S>("gravity", g)?;
     } else {
@@ -248,7 +291,7 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, Sc
             d.velocity = vector::<S>(&format!("{path}.vel"), v)?;
         }
         if let Some(m) = p.mass {
-            d.mass = real::<S>(non_negative(&format!("{path}.mass"), m)?);
+            d.mass = mass::<S>(&format!("{path}.mass"), m)?;
         }
         if let Some(r) = p.radius {
             d.radius = real::<S>(non_negative(&format!("{path}.radius"), r)?);
@@ -518,7 +561,7 @@ fn rope<S: Space>(
         def.segment_length = real::<S>(positive(&format!("{path}.segment_length"), l)?);
     }
     if let Some(m) = r.mass {
-        def.mass = real::<S>(positive(&format!("{path}.mass"), m)?);
+        def.mass = mass::<S>(&format!("{path}.mass"), positive(&format!("{path}.mass"), m)?)?;
     }
     if let Some(x) = r.radius {
         def.radius = real::<S>(non_negative(&format!("{path}.radius"), x)?);
@@ -568,7 +611,7 @@ fn rope<S: Space>(
         Some(_) => return Err(err(format!("{path}.taut"), "must be \"never\", \"auto\" or \"always\"")),
     };
     let attached = [def.attach_start.is_some(), def.attach_end.is_some()];
-    let handle = world.add_rope(&def).map_err(|e| err(path, e.to_string()))?;
+    let handle = world.add_rope(&def).map_err(|e| sinew_err(path, e))?;
     let particles: Vec<ParticleHandle> = world.rope(handle).map(|r| r.particles().to_vec()).unwrap_or_default();
     if let Some(v) = &r.velocity {
         let v = vector::<S>(&format!("{path}.velocity"), v)?;

@@ -44,10 +44,17 @@ fn quaternion<R: Real>(path: &str, q: Option<&[f64]>) -> Result<Quat<R>, SceneEr
     for (i, c) in q.iter().enumerate() {
         finite(&format!("{rp}[{i}]"), *c)?;
     }
-    if q.iter().map(|c| c * c).sum::<f64>() < 1e-12 {
-        return Err(err(&rp, "must not be a zero quaternion"));
+    // Normalised here, in f64 and scaled by the largest component first, so that any
+    // finite quaternion keeps its meaning: components of 10³⁰ would overflow f32's
+    // squares (and the rotation become the identity) or saturate fixed point.
+    let big = q.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+    let scaled: Vec<f64> = q.iter().map(|c| c / big).collect();
+    let norm = scaled.iter().map(|c| c * c).sum::<f64>().sqrt();
+    if big == 0.0 || norm * big < 1e-6 {
+        return Err(err(&rp, "must not be a zero quaternion (its length is below 1e-6: no rotation to normalise)"));
     }
-    Ok(Quat::from_xyzw(R::from_f64(q[0]), R::from_f64(q[1]), R::from_f64(q[2]), R::from_f64(q[3])))
+    let c = |i: usize| R::from_f64(scaled[i] / norm);
+    Ok(Quat::from_xyzw(c(0), c(1), c(2), c(3)))
 }
 
 fn wrong_dim(path: &str, kind: &str, dim: usize) -> SceneError {
@@ -115,7 +122,7 @@ fn spawn_ragdoll<S: SceneSpace>(
         }
         None => SpawnDef::from_rig(rig, origin, rot, scale, velocity),
     };
-    let e = |e: sinew::SinewError| err(path, e.to_string());
+    let e = |e: sinew::SinewError| crate::build::sinew_err(path, e);
     let hit = match &r.impulse {
         Some(imp) => Some((
             vector::<S>(&format!("{path}.impulse.at"), &imp.at)?,
@@ -254,7 +261,7 @@ impl<R: SceneReal> SceneSpace for Space2<R> {
                 d.compliance = R::from_f64(non_negative(&format!("{path}.compliance"), l.compliance.unwrap_or(0.0))?);
                 d
             };
-            world.add_joint_limit(&d).map_err(|e| err(&path, e.to_string()))?;
+            world.add_joint_limit(&d).map_err(|e| crate::build::sinew_err(&path, e))?;
         }
         Ok(())
     }
@@ -344,7 +351,7 @@ impl<R: SceneReal> SceneSpace for Space3<R> {
                 d.compliance = R::from_f64(non_negative(&format!("{path}.compliance"), l.compliance.unwrap_or(0.0))?);
                 d
             };
-            world.add_joint_limit(&d).map_err(|e| err(&path, e.to_string()))?;
+            world.add_joint_limit(&d).map_err(|e| crate::build::sinew_err(&path, e))?;
         }
         Ok(())
     }

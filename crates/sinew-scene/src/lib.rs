@@ -14,10 +14,12 @@
 mod build;
 mod dims;
 mod draw;
+mod limits;
 pub mod spec;
 
 pub use build::{BuiltScene, SceneRope};
 pub use dims::SceneSpace;
+pub use limits::SceneLimits;
 
 use sinew::debug_draw::{DebugDraw, DebugDrawOptions};
 use sinew::{Fx, Real, RealOf, Space2, Space3, VecOf, Vector};
@@ -98,8 +100,10 @@ pub trait Simulation {
     fn set_profiling(&mut self, on: bool);
     /// Where the last step's time went (zero unless profiling is on).
     fn profile(&self) -> sinew::StepProfile;
-    /// Appends this frame's JSON line (without the newline).
-    fn write_frame_json(&self, out: &mut String);
+    /// Appends this frame's JSON line (without the newline). A value that is not finite
+    /// (JSON has no NaN or infinity) is an error naming it (`ropes[0].tension[3]`); what
+    /// was appended before it is then not a complete line.
+    fn write_frame_json(&self, out: &mut String) -> Result<(), SceneError>;
     /// Draws the current state into a debug-draw back end (see [`sinew::debug_draw`]):
     /// the world's `debug_draw`, plus the edges of muscle ragdolls (which live outside the
     /// world) as distances.
@@ -122,16 +126,29 @@ pub struct SceneSim<S: SceneSpace> {
     view: Option<ViewSpec>,
 }
 
+/// Appends `v`, or fails naming `path` when it is not finite.
+fn json_number<R: SceneReal>(out: &mut String, v: R, path: impl FnOnce() -> String) -> Result<(), SceneError> {
+    if !v.is_finite() {
+        return Err(SceneError {
+            path: path(),
+            message: format!("is {} in the output: not printed (JSON has no such number)", v.to_f64()),
+        });
+    }
+    v.write_json(out);
+    Ok(())
+}
+
 impl<S: SceneSpace> SceneSim<S> {
-    fn write_vec(out: &mut String, v: VecOf<S>) {
+    fn write_vec(out: &mut String, v: VecOf<S>, path: impl Fn() -> String) -> Result<(), SceneError> {
         out.push('[');
         for i in 0..S::DIM {
             if i > 0 {
                 out.push(',');
             }
-            v.get(i).write_json(out);
+            json_number(out, v.get(i), || format!("{}[{i}]", path()))?;
         }
         out.push(']');
+        Ok(())
     }
 }
 
@@ -154,7 +171,7 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
     fn step(&mut self) -> Result<(), SceneError> {
         let dt = RealOf::<S>::from_f64(self.scene.dt);
         let t_end = self.scene.world.time() + dt;
-        self.scene.apply_reels(t_end).map_err(|e| SceneError { path: "ropes".into(), message: e.to_string() })?;
+        self.scene.apply_reels(t_end)?;
         // (Muscle ragdolls are controllers of the world: it steps them.)
         let result = self.scene.world.step(dt);
         result.map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
@@ -167,22 +184,22 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
     fn profile(&self) -> sinew::StepProfile {
         *self.scene.world.profile()
     }
-    fn write_frame_json(&self, out: &mut String) {
+    fn write_frame_json(&self, out: &mut String) -> Result<(), SceneError> {
         let w = &self.scene.world;
         let _ = write!(out, "{{\"frame\":{},\"time\":", w.step_count());
-        w.time().write_json(out);
+        json_number(out, w.time(), || "time".into())?;
         out.push_str(",\"particles\":[");
         for (i, p) in self.scene.last_pos.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            Self::write_vec(out, *p);
+            Self::write_vec(out, *p, || format!("particles[{i}]"))?;
         }
         out.push(']');
         if !self.scene.ropes.is_empty() {
             out.push_str(",\"ropes\":[");
             let mut first = true;
-            for (h, rope) in w.ropes() {
+            for (r, (h, rope)) in w.ropes().enumerate() {
                 if !first {
                     out.push(',');
                 }
@@ -196,20 +213,20 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
                     let _ = write!(out, "{g}");
                 }
                 out.push_str("],\"length\":");
-                rope.rest_length().write_json(out);
+                json_number(out, rope.rest_length(), || format!("ropes[{r}].length"))?;
                 out.push_str(",\"tension\":[");
                 for (k, t) in w.rope_tensions(h).unwrap_or_default().into_iter().enumerate() {
                     if k > 0 {
                         out.push(',');
                     }
-                    t.write_json(out);
+                    json_number(out, t, || format!("ropes[{r}].tension[{k}]"))?;
                 }
                 let _ = write!(out, "],\"mode\":\"{}\",\"path\":[", if rope.is_taut() { "taut" } else { "slack" });
                 for (k, p) in w.rope_path(h).unwrap_or_default().into_iter().enumerate() {
                     if k > 0 {
                         out.push(',');
                     }
-                    Self::write_vec(out, p);
+                    Self::write_vec(out, p, || format!("ropes[{r}].path[{k}]"))?;
                 }
                 out.push_str("]}");
             }
@@ -240,6 +257,7 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
             out.push(']');
         }
         let _ = write!(out, ",\"hash\":\"{:016x}\"}}", self.state_hash());
+        Ok(())
     }
     fn debug_draw(&self, out: &mut dyn DebugDraw, opts: &DebugDrawOptions) {
         draw::draw(&self.scene, out, opts);
@@ -270,13 +288,20 @@ pub fn parse(text: &str) -> Result<SceneSpec, SceneError> {
     })
 }
 
-/// Builds a runnable simulation from a parsed scene.
+/// Builds a runnable simulation from a parsed scene, under the default [`SceneLimits`].
 pub fn instantiate(spec: &SceneSpec) -> Result<Box<dyn Simulation>, SceneError> {
+    instantiate_with(spec, &SceneLimits::default())
+}
+
+/// Builds a runnable simulation from a parsed scene under `limits`: a scene that asks for
+/// more is rejected before anything is allocated, naming the path and the limit.
+pub fn instantiate_with(spec: &SceneSpec, limits: &SceneLimits) -> Result<Box<dyn Simulation>, SceneError> {
+    limits::check(spec, limits)?;
     let numeric = spec.numeric.as_deref().unwrap_or("float");
     let view = spec.view.clone();
     macro_rules! make {
         ($s:ty) => {{
-            let scene = build::build::<$s>(spec)?;
+            let scene = build::build::<$s>(spec, limits)?;
             Ok(Box::new(SceneSim::<$s> { scene, view }) as Box<dyn Simulation>)
         }};
     }
@@ -295,27 +320,58 @@ pub fn instantiate(spec: &SceneSpec) -> Result<Box<dyn Simulation>, SceneError> 
     }
 }
 
-/// Parses and builds scene text.
+/// Parses and builds scene text (default [`SceneLimits`]).
 pub fn load_str(text: &str) -> Result<Box<dyn Simulation>, SceneError> {
-    instantiate(&parse(text)?)
+    load_str_with(text, &SceneLimits::default())
+}
+
+/// Parses and builds scene text under `limits`.
+pub fn load_str_with(text: &str, limits: &SceneLimits) -> Result<Box<dyn Simulation>, SceneError> {
+    let spec = parse(text)?;
+    if spec.numeric.as_deref() == Some("fixed") {
+        limits::check_fixed_numbers(text)?;
+    }
+    instantiate_with(&spec, limits)
 }
 
 /// Reads, parses and builds a scene file. The error path is prefixed by nothing; the
 /// caller prints the file name.
 pub fn load_file(path: &std::path::Path) -> Result<Box<dyn Simulation>, SceneError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SceneError { path: String::new(), message: format!("cannot read {}: {e}", path.display()) })?;
-    load_str(&text)
+    load_file_with(path, &SceneLimits::default())
+}
+
+/// [`load_file`] under `limits`; a file larger than [`SceneLimits::file_bytes`] is not read.
+pub fn load_file_with(path: &std::path::Path, limits: &SceneLimits) -> Result<Box<dyn Simulation>, SceneError> {
+    let cannot =
+        |e: std::io::Error| SceneError { path: String::new(), message: format!("cannot read {}: {e}", path.display()) };
+    let size = std::fs::metadata(path).map_err(cannot)?.len();
+    if size > limits.file_bytes {
+        return Err(SceneError {
+            path: String::new(),
+            message: format!(
+                "file of {size} bytes exceeds the limit of {} (SceneLimits::file_bytes)",
+                limits.file_bytes
+            ),
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(cannot)?;
+    load_str_with(&text, limits)
 }
 
 /// Builds a typed world from a parsed scene (for library users and tests that want the
-/// world itself rather than a boxed [`Simulation`]).
+/// world itself rather than a boxed [`Simulation`]), under the default [`SceneLimits`].
 pub fn build_typed<S: SceneSpace>(spec: &SceneSpec) -> Result<BuiltScene<S>, SceneError> {
+    build_typed_with(spec, &SceneLimits::default())
+}
+
+/// [`build_typed`] under `limits`.
+pub fn build_typed_with<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Result<BuiltScene<S>, SceneError> {
+    limits::check(spec, limits)?;
     if spec.dim as usize != S::DIM {
         return Err(SceneError {
             path: "dim".into(),
             message: format!("scene is {}D, expected {}D", spec.dim, S::DIM),
         });
     }
-    build::build::<S>(spec)
+    build::build::<S>(spec, limits)
 }

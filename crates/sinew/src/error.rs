@@ -35,6 +35,15 @@ pub enum SinewError {
     },
     /// A convex shape could not be built.
     Convex(ConvexError),
+    /// The call would take the world past one of its [`crate::Limits`]; nothing changed.
+    LimitExceeded {
+        /// Which limit (`"particles"`, `"constraints"`, `"colliders"`, `"rope segments"`).
+        what: &'static str,
+        /// The limit.
+        limit: usize,
+        /// The count the call asked for.
+        requested: usize,
+    },
 }
 
 impl SinewError {
@@ -57,6 +66,9 @@ impl core::fmt::Display for SinewError {
             Self::InvalidParameter { what, reason, value: None } => write!(f, "invalid {what}: {reason}"),
             Self::InvalidTimeStep { dt } => write!(f, "time step {dt} must be finite and > 0"),
             Self::Convex(e) => write!(f, "invalid convex shape: {e}"),
+            Self::LimitExceeded { what, limit, requested } => {
+                write!(f, "{requested} {what} would exceed the world's limit of {limit} (sinew::Limits)")
+            }
         }
     }
 }

@@ -40,14 +40,29 @@ pub struct RenderOptions {
     pub trail: bool,
     /// What of the world to draw (see [`RenderOptions::default`]).
     pub draw: DebugDrawOptions,
+    /// Largest image accepted, in pixels (`width × height`), checked before the image is
+    /// allocated. Default [`MAX_PIXELS`].
+    pub max_pixels: u64,
 }
+
+/// The default [`RenderOptions::max_pixels`]: 2²⁵ pixels (8192 × 4096), a 128 MiB
+/// canvas; the GIF encoder's buffers add about a third of that.
+pub const MAX_PIXELS: u64 = 1 << 25;
 
 impl Default for RenderOptions {
     /// 800×600, 300 frames, every 2nd frame in a GIF, no trails; particles, links, ropes
     /// and colliders drawn, without contacts, joint limits or sleep (see
     /// [`scene_look`]).
     fn default() -> Self {
-        Self { width: 800, height: 600, frames: 300, every: 2, trail: false, draw: scene_look() }
+        Self {
+            width: 800,
+            height: 600,
+            frames: 300,
+            every: 2,
+            trail: false,
+            draw: scene_look(),
+            max_pixels: MAX_PIXELS,
+        }
     }
 }
 
@@ -112,6 +127,13 @@ pub fn render(sim: &mut dyn Simulation, out: &Path, opts: &RenderOptions) -> Res
     }
     if format == Format::Gif && (width > u32::from(u16::MAX) || height > u32::from(u16::MAX)) {
         return Err(format!("image size {width}x{height}: a GIF is at most 65535 pixels wide and high"));
+    }
+    if u64::from(width) * u64::from(height) > opts.max_pixels {
+        return Err(format!(
+            "image size {width}x{height}: {} pixels exceed the limit of {} (RenderOptions::max_pixels)",
+            u64::from(width) * u64::from(height),
+            opts.max_pixels
+        ));
     }
     let mut pixmap = Pixmap::new(width, height).ok_or_else(|| format!("image size {width}x{height} is too large"))?;
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {

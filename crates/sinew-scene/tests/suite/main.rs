@@ -2,6 +2,9 @@
 //! read `determinism::golden_*`, `rope_report::...`); see `crates/sinew/tests/suite`.
 
 mod determinism;
+mod fuzz;
 mod hostile;
+mod limits;
+mod meaning;
 mod ragdoll_keys;
 mod rope_report;

@@ -25,7 +25,7 @@ fn reeled_out_particles_get_global_indices_the_frame_they_appear() {
     let mut grew = false;
     for frame in 0..150 {
         let mut line = String::new();
-        sim.write_frame_json(&mut line);
+        sim.write_frame_json(&mut line).unwrap();
         let ropes = rope_indices(&line);
         assert_eq!(ropes.len(), 1, "frame {frame}: {line}");
         let idx = &ropes[0];
@@ -64,7 +64,7 @@ fn a_rope_attached_to_a_file_particle_ends_at_it_and_holds_it() {
         sim.step().unwrap();
     }
     let mut line = String::new();
-    sim.write_frame_json(&mut line);
+    sim.write_frame_json(&mut line).unwrap();
     let idx = &rope_indices(&line)[0];
     assert_eq!((idx.len(), *idx.last().unwrap()), (21, 0), "{idx:?}");
     // The same scene as a typed world: the rope holds the 10 kg without stretching.
@@ -101,7 +101,7 @@ fn a_taut_rope_reports_its_mode_and_its_path_round_the_corner() {
         sim.step().unwrap();
     }
     let mut line = String::new();
-    sim.write_frame_json(&mut line);
+    sim.write_frame_json(&mut line).unwrap();
     let frame: serde_json::Value = serde_json::from_str(&line).unwrap();
     let rope = &frame["ropes"][0];
     assert_eq!(rope["mode"], "taut", "{line}");
@@ -117,7 +117,7 @@ fn a_taut_rope_reports_its_mode_and_its_path_round_the_corner() {
     let mut sim = sinew_scene::instantiate(&sinew_scene::parse(&slack).unwrap()).unwrap();
     sim.step().unwrap();
     let mut line = String::new();
-    sim.write_frame_json(&mut line);
+    sim.write_frame_json(&mut line).unwrap();
     let frame: serde_json::Value = serde_json::from_str(&line).unwrap();
     assert_eq!(frame["ropes"][0]["mode"], "slack");
     assert_eq!(frame["ropes"][0]["path"].as_array().unwrap().len(), 41, "its particles");

@@ -18,7 +18,8 @@
 //!   a star polygon turns the same way at every vertex but winds twice or more.
 //!
 //! Tolerances are relative to the size of the point set: an edge shorter than
-//! `τ · size` is a repeated point and a turn whose sine is below `τ` is collinear, with
+//! `τ · size` is a repeated point (in fixed point, whose precision does not scale, one
+//! shorter than `ε`, 2⁻¹² m) and a turn whose sine is below `τ` is collinear, with
 //! `τ = 16 · ε` ([`Real::GEOMETRIC_EPSILON`]; about `1.6e-5` in `f32`, `1.6e-8` in `f64`).
 //! Collinear middle points are **rejected** as [`ConvexError::Degenerate`], not dropped,
 //! so that the vertex list is exactly the list given (up to winding).
@@ -222,6 +223,11 @@ impl<R: Real> ConvexShape<Space2<R>> for ConvexPolygon<R> {
             return Err(ConvexError::Degenerate);
         }
         let tau = relative_tolerance::<R>();
+        // A repeated point: an edge shorter than `τ · size` in floating point, whose
+        // precision is relative; fixed point's is absolute (2⁻³² m at any size), so there
+        // it is an edge shorter than the geometric epsilon (2⁻¹² m): `τ · size` there
+        // (3.9 mm per metre) rejected a valid 2 cm × 6 m plank.
+        let repeated = if R::FLOATING { tau * size } else { R::GEOMETRIC_EPSILON };
 
         // Edge vectors and lengths; edge i runs from point i to point i + 1.
         let mut edges = Vec::with_capacity(n);
@@ -229,7 +235,7 @@ impl<R: Real> ConvexShape<Space2<R>> for ConvexPolygon<R> {
         for i in 0..n {
             let e = points[(i + 1) % n] - points[i];
             let len = e.length();
-            if len <= tau * size {
+            if len <= repeated {
                 return Err(ConvexError::Degenerate);
             }
             edges.push(e);

@@ -420,7 +420,18 @@ impl<S: Space> ParticleSet<S> {
         self.check(h)?;
         check_finite(f, "force")?;
         let k = h.index();
-        self.force[k] += f;
+        // A force the number type cannot add, or whose acceleration it cannot hold, is
+        // refused rather than saturated or turned into an infinite velocity.
+        let total = self.force[k] + f;
+        let a = total * self.inv_mass[k];
+        if !vector_in_range(total) || !vector_in_range(a) || !in_range(a.length_squared()) {
+            return Err(crate::SinewError::InvalidParameter {
+                what: "force",
+                reason: "too large: beyond what the number type can add",
+                value: Some(norm_f64(f)),
+            });
+        }
+        self.force[k] = total;
         Ok(())
     }
 
@@ -430,7 +441,18 @@ impl<S: Space> ParticleSet<S> {
         check_finite(impulse, "impulse")?;
         let k = h.index();
         let w = self.inv_mass[k];
-        self.vel[k] += impulse * w;
+        // An impulse the number type cannot add is refused, not half-applied: the velocity
+        // and its square must be in range (1e30 N·s on a 4 kg node in f32 gives a finite
+        // velocity whose first step overflows, and the step then discarded it).
+        let v = self.vel[k] + impulse * w;
+        if !vector_in_range(v) || !in_range(v.length_squared()) {
+            return Err(crate::SinewError::InvalidParameter {
+                what: "impulse",
+                reason: "too large: the velocity it gives is beyond the number type's range",
+                value: Some(norm_f64(impulse)),
+            });
+        }
+        self.vel[k] = v;
         Ok(())
     }
 
@@ -526,4 +548,20 @@ impl<S: Space> ParticleSet<S> {
 
 pub(crate) fn check_finite<R: Real, V: Vector<R>>(v: V, what: &'static str) -> Result<(), crate::SinewError> {
     if v.is_finite() { Ok(()) } else { Err(crate::SinewError::NonFinite { what }) }
+}
+
+/// Whether `x` is a value the number type holds, not one it overflowed or saturated to:
+/// finite, and strictly inside `(−MAX, MAX)` (fixed point saturates to its limits).
+pub(crate) fn in_range<R: Real>(x: R) -> bool {
+    x.is_finite() && x < R::MAX && x > -R::MAX
+}
+
+/// `|v|` computed in `f64` (for messages: it does not overflow where `v`'s type would).
+fn norm_f64<R: Real, V: Vector<R>>(v: V) -> f64 {
+    (0..V::DIM).map(|i| v.get(i).to_f64().powi(2)).sum::<f64>().sqrt()
+}
+
+/// [`in_range`] for every component of `v`.
+pub(crate) fn vector_in_range<R: Real, V: Vector<R>>(v: V) -> bool {
+    (0..V::DIM).all(|i| in_range(v.get(i)))
 }

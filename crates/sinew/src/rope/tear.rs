@@ -34,8 +34,11 @@ pub(crate) fn cut<S: Space>(
     let keep_bends = segment.saturating_sub(1).min(rope.bend_rest.len());
     let mut tail_bend_rest = rope.bend_rest.split_off(keep_bends);
     let mut tail_bend_lambda = rope.bend_lambda.split_off(keep_bends);
-    // Bends spanning the cut (centred on particles `segment` and `segment + 1`) go.
-    let drop = 2.min(tail_bend_rest.len());
+    // Bends spanning the cut (centred on particles `segment` and `segment + 1`) go; a cut
+    // of the first segment has only the second (no bend is centred on an end particle).
+    // (Dropping two there left the piece one bend short, and the solve indexed past it:
+    // found by the scene fuzzer, fuzz/crashes/seed-393.json.)
+    let drop = (if segment == 0 { 1 } else { 2 }).min(tail_bend_rest.len());
     tail_bend_rest.drain(..drop);
     tail_bend_lambda.drain(..drop);
     let piece = Rope {

@@ -12,8 +12,9 @@ use crate::constraint::{
 };
 use crate::controller::{Controller, ControllerHandle, not_found};
 use crate::driver::{DriverDef, DriverHandle, KeyframeDriver};
+use crate::limits::Limits;
 use crate::math::{Real, Rotation, Vector};
-use crate::particle::{ParticleDef, ParticleHandle, check_finite};
+use crate::particle::{ParticleDef, ParticleHandle, check_finite, in_range};
 use crate::rope::RopeHandle;
 use crate::sleep::{SleepGroup, SleepGroupHandle};
 use crate::space::{RealOf, RotOf, Space, VecOf};
@@ -23,6 +24,7 @@ impl<S: Space> World<S> {
 
     /// Adds a particle.
     pub fn add_particle(&mut self, def: &ParticleDef<S>) -> Result<ParticleHandle, SinewError> {
+        Limits::check("particles", self.state.particles.len(), 1, self.state.def.limits.particles)?;
         check_finite(def.position, "particle position")?;
         check_finite(def.velocity, "particle velocity")?;
         let zero = RealOf::<S>::ZERO;
@@ -30,6 +32,15 @@ impl<S: Space> World<S> {
             return Err(SinewError::InvalidParameter {
                 what: "particle mass",
                 reason: "must be finite and ≥ 0",
+                value: Some(def.mass.to_f64()),
+            });
+        }
+        // A mass so small that its inverse overflows (a denormal f32, 2⁻³² kg in fixed
+        // point) would freeze or launch the particle: refused. (0 is a pin, on purpose.)
+        if def.mass > zero && !in_range(RealOf::<S>::ONE / def.mass) {
+            return Err(SinewError::InvalidParameter {
+                what: "particle mass",
+                reason: "too small for the number type (its inverse overflows); 0 pins a particle",
                 value: Some(def.mass.to_f64()),
             });
         }
@@ -104,8 +115,21 @@ impl<S: Space> World<S> {
 
     // --------------------------------------------------------------- constraints
 
+    /// Distances, tethers, bendings, attachments and joint limits (what
+    /// [`Limits::constraints`] counts).
+    #[must_use]
+    pub fn constraint_count(&self) -> usize {
+        let st = &self.state;
+        st.distances.len() + st.tethers.len() + st.bendings.len() + st.attachments.len() + st.limits.len()
+    }
+
+    fn check_constraint_limit(&self) -> Result<(), SinewError> {
+        Limits::check("constraints", self.constraint_count(), 1, self.state.def.limits.constraints)
+    }
+
     /// Adds a distance constraint.
     pub fn add_distance(&mut self, def: &DistanceDef<S>) -> Result<DistanceHandle, SinewError> {
+        self.check_constraint_limit()?;
         let ps = &self.state.particles;
         ps.check(def.a)?;
         ps.check(def.b)?;
@@ -179,6 +203,7 @@ impl<S: Space> World<S> {
 
     /// Adds a tether.
     pub fn add_tether(&mut self, def: &TetherDef<S>) -> Result<TetherHandle, SinewError> {
+        self.check_constraint_limit()?;
         let ps = &self.state.particles;
         ps.check(def.particle)?;
         ps.check(def.anchor)?;
@@ -204,6 +229,7 @@ impl<S: Space> World<S> {
 
     /// Adds a bending constraint.
     pub fn add_bending(&mut self, def: &BendingDef<S>) -> Result<BendingHandle, SinewError> {
+        self.check_constraint_limit()?;
         for h in [def.a, def.b, def.c] {
             self.state.particles.check(h)?;
         }
@@ -228,6 +254,7 @@ impl<S: Space> World<S> {
 
     /// Adds an attachment to a world-space target.
     pub fn add_attachment(&mut self, def: &AttachmentDef<S>) -> Result<AttachmentHandle, SinewError> {
+        self.check_constraint_limit()?;
         self.state.particles.check(def.particle)?;
         check_finite(def.target, "attachment target")?;
         check_params(&[
@@ -277,6 +304,7 @@ impl<S: Space> World<S> {
         &mut self,
         def: &<S::JointLimit as JointLimit<S>>::Def,
     ) -> Result<JointLimitHandle, SinewError> {
+        self.check_constraint_limit()?;
         let l = S::JointLimit::from_def(def, &self.state.particles)?;
         self.derived.order.dirty = true;
         Ok(JointLimitHandle(self.state.limits.insert(l)))
@@ -359,6 +387,7 @@ impl<S: Space> World<S> {
 
     /// Adds a collider.
     pub fn add_collider(&mut self, def: &ColliderDef<S>) -> Result<ColliderHandle, SinewError> {
+        Limits::check("colliders", self.state.colliders.len(), 1, self.state.def.limits.colliders)?;
         let c = Collider::from_def(def)?;
         (self.derived.broad_phase_dirty, self.derived.broad_phase_restructure) = (true, true);
         self.state.anchors.drop_all();

@@ -3,6 +3,7 @@
 use crate::SinewError;
 use crate::constraint::ConstraintOrder;
 use crate::contact::ContactParams;
+use crate::limits::Limits;
 use crate::math::{Real, Vector};
 use crate::particle::check_finite;
 use crate::space::{RealOf, Space, VecOf};
@@ -61,6 +62,10 @@ pub struct WorldDef<S: Space> {
     /// after 5 s, and a 5 m drop at 4 substeps can fold its torso block inside out
     /// (bones then 2.9 % off); turn it on for exact 3D bones at 8 substeps or more.
     pub tree_solve: bool,
+    /// What the world may hold (particles, constraints, colliders, rope segments),
+    /// checked before anything is added; see [`crate::limits`]. Left out of the state
+    /// hash: limits never change what a step computes.
+    pub limits: Limits,
 }
 
 impl<S: Space> Default for WorldDef<S> {
@@ -81,13 +86,14 @@ impl<S: Space> Default for WorldDef<S> {
             impact_passes: 0,
             // On in 2D; off in 3D, see the field's docs.
             tree_solve: S::DIM == 2,
+            limits: Limits::default(),
         }
     }
 }
 
 saved_state!(impl[S: Space] WorldDef<S> {
     gravity, substeps, iterations, damping, friction, static_friction, restitution, constraint_order, max_time_step,
-    plane_reuse, impact_passes, tree_solve,
+    plane_reuse, impact_passes, tree_solve, limits,
 });
 
 impl<S: Space> WorldDef<S> {
@@ -162,6 +168,13 @@ impl<S: Space> WorldDef<S> {
     #[must_use]
     pub fn tree_solve(mut self, on: bool) -> Self {
         self.tree_solve = on;
+        self
+    }
+
+    /// Sets what the world may hold (see [`crate::limits`]).
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 

@@ -31,13 +31,14 @@
 //! step(dt):
 //!   begin        drivers set kinematic targets; the broad phase is rebuilt if colliders
 //!                were added, removed or moved; sleeping ropes and groups that are touched
-//!                wake; wind drag; controllers' begin_step                [driver, sleep, rope]
+//!                wake; controllers' begin_step                           [driver, sleep, rope]
 //!   predict      the velocity every substep adds, the lists of kinematic, colliding and
 //!                sleeping particles                                       [particle]
 //!   gather       once per step: each colliding particle's collider pairs and contact
 //!                planes around its contact anchor, and the rope spans'    [contact]
 //!   h = dt / substeps; repeat substeps times:
-//!     integrate  v = v·max(0, 1 − damping·h) + h·(g·s + f/m); x_prev = x; x += h·v
+//!     integrate  ropes' wind drag, implicit: v = (v + k·wind)/(1 + k), k = drag·h/m;
+//!                v = v·max(0, 1 − damping·h) + h·(g·s + f/m); x_prev = x; x += h·v
 //!                (driven particles move along their path instead)          [particle]
 //!     repeat iterations times (λ = 0 in the first):
 //!       ropes        the exact chain solve, bending, tethers              [rope]

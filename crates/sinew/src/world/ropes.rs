@@ -3,6 +3,7 @@
 use super::World;
 use crate::SinewError;
 use crate::arena::Arena;
+use crate::limits::Limits;
 use crate::math::Real;
 use crate::particle::{ParticleDef, ParticleHandle, ParticleSet, check_finite};
 use crate::rope::{Rope, RopeDef, RopeEnd, RopeHandle, RopeHost, RopePoint};
@@ -12,7 +13,9 @@ impl<S: Space> RopeHost<S> for World<S> {
     fn particles(&self) -> &ParticleSet<S> {
         &self.state.particles
     }
+    /// A rope particle inserted into a rope (reeling out, grabbing): one more segment.
     fn add_particle(&mut self, def: &ParticleDef<S>) -> Result<ParticleHandle, SinewError> {
+        Limits::check("rope segments", self.rope_segment_count(), 1, self.state.def.limits.rope_segments)?;
         World::add_particle(self, def)
     }
     fn remove_rope_particle(&mut self, p: ParticleHandle) -> Result<(), SinewError> {
@@ -36,8 +39,21 @@ impl<S: Space> World<S> {
                 *slot = Some((p, self.state.particles.pos[p.index()]));
             }
         }
+        // Each particle the rope makes is one more segment (an attached end is not made):
+        // checked before it is added, so a rope over the limit stops at the first extra.
+        let limit = self.state.def.limits.rope_segments;
+        let segments = self.rope_segment_count() + ends.iter().filter(|e| e.is_some()).count();
         let mut made = Vec::new();
         let rope = Rope::build(def, ends, |pd| {
+            Limits::check("rope segments", segments + made.len(), 0, limit)?;
+            // A particle's share of a rope's mass that rounds to 0 would pin it silently.
+            if !(pd.mass > RealOf::<S>::ZERO) {
+                return Err(SinewError::InvalidParameter {
+                    what: "rope mass",
+                    reason: "a particle's share rounds to 0 in this number type (it would be pinned)",
+                    value: Some(def.mass.to_f64()),
+                });
+            }
             let h = self.add_particle(pd)?;
             made.push(h);
             Ok(h)
@@ -51,6 +67,12 @@ impl<S: Space> World<S> {
                 Err(e)
             }
         }
+    }
+
+    /// Segments of all ropes together (what [`Limits::rope_segments`] counts).
+    #[must_use]
+    pub fn rope_segment_count(&self) -> usize {
+        self.state.ropes.values().map(Rope::segment_count).sum()
     }
 
     /// A rope.
@@ -206,6 +228,17 @@ impl<S: Space> World<S> {
     /// segment length and removed below 0.5×, so nothing pops).
     /// Lengths below 1 mm are clamped to 1 mm (a rope cannot vanish into its winch).
     pub fn set_rope_length(&mut self, h: RopeHandle, end: RopeEnd, length: RealOf<S>) -> Result<(), SinewError> {
+        // A rope lengthened to `length` holds about `length / segment_length` segments
+        // (each between 0.5 and 1.5 nominal lengths): checked before any is added.
+        let rope = self.rope(h)?;
+        if length.is_finite() {
+            let planned = (length / rope.segment_length).to_f64().ceil().max(1.0);
+            let others = self.rope_segment_count() - rope.segment_count();
+            let planned = if planned >= usize::MAX as f64 { usize::MAX } else { planned as usize };
+            Limits::check("rope segments", others, planned, self.state.def.limits.rope_segments)?;
+            // One rope holds at most 100,000 segments (as `RopeDef` checks).
+            Limits::check("rope segments (one rope)", 0, planned, 100_000)?;
+        }
         crate::rope::reel::set_length(self, h, end, length)
     }
 

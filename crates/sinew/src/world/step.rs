@@ -354,6 +354,7 @@ impl<S: Space> World<S> {
 
     /// The prediction (compiled for AVX2 too, see `ParticleSet::integrate`).
     fn integrate(&mut self, h: RealOf<S>, f1: RealOf<S>) {
+        crate::rope::solve::apply_drag(&self.state.ropes, &mut self.state.particles, h);
         let damping = self.state.def.damping;
         self.state.particles.integrate(&self.scratch.prediction, damping, h, f1);
     }
@@ -507,7 +508,7 @@ impl<S: Space> World<S> {
             c.prev_position = c.position;
             c.prev_rotation = c.rotation;
         }
-        st.time += dt;
+        st.time = st.time_carry.add(st.time, dt);
         st.step_count += 1;
         st.last_h = h;
         if !st.ropes.is_empty() {

@@ -11,6 +11,7 @@ const LAYERS: &[&str] = &[
     "math",
     "arena",
     "error",
+    "limits",
     "dim",
     "particle",
     "collider",

@@ -8,10 +8,14 @@
 //! `tests/golden.rs`, which is on its own on purpose: see there.)
 
 mod architecture;
+mod clock;
 mod constraints;
 mod contacts;
 mod fixed_point;
+mod fixed_range;
+mod forces;
 mod lifetimes;
+mod limits;
 mod physics_core;
 mod prelude;
 mod ragdoll;
@@ -22,4 +26,5 @@ mod rope_attach;
 mod rope_on_post;
 mod rope_taut;
 mod rope_tension;
+mod soak;
 mod swing_twist;
