@@ -114,9 +114,9 @@ pub(crate) fn sync_colliders<S: PluginSpace>(
         }
     }
     for (entity, c, t) in &added {
-        let def = c.library_shape::<S>().map(|shape| {
-            ColliderDef::new(shape).position(S::vector(t.translation)).rotation(S::rotation(t.rotation))
-        });
+        let def = c
+            .library_shape::<S>()
+            .map(|shape| ColliderDef::new(shape).position(S::vector(t.translation)).rotation(S::rotation(t.rotation)));
         match def.and_then(|def| sim.world.add_collider(&def)) {
             Ok(h) => {
                 sim.colliders.insert(entity, h);
@@ -128,10 +128,10 @@ pub(crate) fn sync_colliders<S: PluginSpace>(
         let Some(&h) = sim.colliders.get(&entity) else { continue };
         let Ok(c) = sim.world.collider(h) else { continue };
         let (p, r) = (S::vector(t.translation), S::rotation(t.rotation));
-        if c.position() != p || c.rotation() != r {
-            if let Err(e) = sim.world.set_collider_pose(h, p, r) {
-                log::error!("bevy_sinew: collider of {entity} not moved: {e}");
-            }
+        if (c.position() != p || c.rotation() != r)
+            && let Err(e) = sim.world.set_collider_pose(h, p, r)
+        {
+            log::error!("bevy_sinew: collider of {entity} not moved: {e}");
         }
     }
 }

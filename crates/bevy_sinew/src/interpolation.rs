@@ -33,7 +33,7 @@ use sinew::math::Real;
 use crate::ragdoll::keep_z;
 use crate::rope::RopePoints;
 use crate::space::PluginSpace;
-use crate::world::SinewWorld;
+use crate::world::{Clock, SinewWorld};
 
 /// Draw this rope or ragdoll (and its node entities) between the last two steps.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,9 +71,9 @@ impl SimulatedPosition {
 /// The interpolation factor now: `Time<Fixed>`'s overstep in a fixed schedule, the
 /// plugin's stepper's alpha with [`crate::SinewTimestep::Hz`], else 1 (the last step).
 pub(crate) fn alpha<S: PluginSpace>(sim: &SinewWorld<S>, fixed: Option<&Time<Fixed>>) -> f32 {
-    match (&sim.stepper, fixed) {
-        (Some(stepper), _) => stepper.alpha().to_f64() as f32,
-        (None, Some(fixed)) if sim.fixed_schedule => fixed.overstep_fraction(),
+    match (&sim.clock, fixed) {
+        (Clock::Stepper(stepper), _) => stepper.alpha().to_f64() as f32,
+        (_, Some(fixed)) if sim.fixed_schedule => fixed.overstep_fraction(),
         _ => 1.0,
     }
 }

@@ -7,23 +7,32 @@
 //! use bevy_app::prelude::*;
 //! use bevy_ecs::prelude::*;
 //! use bevy_math::Vec3;
-//! use bevy_time::TimePlugin;
+//! use bevy_time::{TimePlugin, TimeUpdateStrategy};
 //! use bevy_transform::TransformPlugin;
 //! use bevy_sinew::prelude::*;
+//! use std::time::Duration;
 //!
 //! let mut app = App::new();
-//! // A 2D world in f32, stepped in FixedPostUpdate at Bevy's fixed rate (64 Hz).
+//! // A 2D world in f32, stepped in FixedPostUpdate at Bevy's fixed rate (64 Hz). A game
+//! // adds `DefaultPlugins` instead of the time and transform plugins.
 //! app.add_plugins((TimePlugin, TransformPlugin, Sinew2dPlugin::default()));
+//! // (Here the clock advances by a 60 Hz frame per update; a game leaves it to Bevy.)
+//! app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(1.0 / 60.0)));
+//! // A 1 m rope, pinned at its left end; and the ground.
 //! let rope = app
 //!     .world_mut()
 //!     .spawn(SinewRope::between(Vec3::new(0.0, 2.0, 0.0), Vec3::new(1.0, 2.0, 0.0)).segments(10).pin_start())
 //!     .id();
-//! for _ in 0..3 {
+//! app.world_mut().spawn(SinewCollider::ground());
+//! for _ in 0..60 {
 //!     app.update();
 //! }
-//! // The rope's particles, written back after each step: the free end has started to fall.
+//! // The rope's particles and tensions, written back after each step: it swings down.
 //! let points = app.world().get::<RopePoints>(rope).unwrap();
 //! assert_eq!(points.current.len(), 11);
+//! assert!(points.current[10].y < 1.9, "{}", points.current[10]);
+//! let (segment, newtons) = app.world().get::<RopeTension>(rope).unwrap().max().unwrap();
+//! assert!(newtons > 0.0);
 //! ```
 //!
 //! # The pieces
@@ -90,6 +99,10 @@ use bevy_ecs::schedule::ScheduleLabel;
 use bevy_time::Time;
 use sinew::math::Real;
 use sinew::{FixedStepper, Fx, RealOf, Space2, Space3};
+use world::Clock;
+
+/// The Sinew library this plugin runs (its version of it).
+pub use sinew;
 
 pub use collider::{ColliderShape, SinewCollider};
 #[cfg(feature = "gizmos")]
@@ -109,8 +122,8 @@ pub mod prelude {
     pub use crate::{
         ColliderShape, Grab, GrabPoint, GrabReleased, MoveGrab, PluginSpace, RagdollNode, RagdollNodes, RagdollRig,
         ReleaseGrab, RopeAnchor, RopeOverTension, RopePoints, RopeTension, RopeTensionLimit, SimulatedPosition,
-        Sinew2dFixedPlugin, Sinew2dPlugin, Sinew3dFixedPlugin, Sinew3dPlugin, SinewCollider, SinewPlugin,
-        SinewRagdoll, SinewRope, SinewSettings, SinewSystems, SinewTimestep, SinewWorld, TransformInterpolation,
+        Sinew2dFixedPlugin, Sinew2dPlugin, Sinew3dFixedPlugin, Sinew3dPlugin, SinewCollider, SinewPlugin, SinewRagdoll,
+        SinewRope, SinewSettings, SinewSystems, SinewTimestep, SinewWorld, TransformInterpolation,
     };
 }
 
@@ -155,8 +168,14 @@ impl<S: PluginSpace> SinewPlugin<S> {
     }
 
     fn runs_in_fixed_schedule(&self) -> bool {
-        [FixedFirst.intern(), FixedPreUpdate.intern(), FixedUpdate.intern(), FixedPostUpdate.intern(), FixedLast.intern()]
-            .contains(&self.schedule)
+        [
+            FixedFirst.intern(),
+            FixedPreUpdate.intern(),
+            FixedUpdate.intern(),
+            FixedPostUpdate.intern(),
+            FixedLast.intern(),
+        ]
+        .contains(&self.schedule)
     }
 }
 
@@ -223,16 +242,15 @@ fn apply_settings<S: PluginSpace>(settings: Res<SinewSettings>, mut sim: ResMut<
     if let Err(e) = sim.world.set_def(settings.world_def::<S>()) {
         log::error!("bevy_sinew: SinewSettings rejected, keeping the previous ones: {e}");
     }
-    sim.stepper = match settings.timestep {
-        SinewTimestep::PerRun => None,
-        SinewTimestep::Hz { hz, max_steps } => {
-            let dt = RealOf::<S>::from_ratio(1, i32::try_from(hz.max(1)).unwrap_or(i32::MAX));
+    let exact = |hz: u32| RealOf::<S>::from_ratio(1, i32::try_from(hz.max(1)).unwrap_or(i32::MAX));
+    sim.clock = match settings.timestep {
+        SinewTimestep::PerRun => Clock::PerRun,
+        SinewTimestep::EveryRun { hz } => Clock::EveryRun(exact(hz)),
+        SinewTimestep::Hz { hz, max_steps } => match sim.clock {
             // Keep the accumulated time when only other settings changed.
-            match sim.stepper {
-                Some(old) if old.dt() == dt => Some(old),
-                _ => Some(FixedStepper::new(dt, max_steps)),
-            }
-        }
+            Clock::Stepper(old) if old.dt() == exact(hz) => Clock::Stepper(old),
+            _ => Clock::Stepper(FixedStepper::new(exact(hz), max_steps)),
+        },
     };
 }
 
@@ -240,13 +258,15 @@ fn apply_settings<S: PluginSpace>(settings: Res<SinewSettings>, mut sim: ResMut<
 fn step<S: PluginSpace>(time: Res<Time>, mut sim: ResMut<SinewWorld<S>>) {
     let sim = &mut *sim;
     let delta = time.delta_secs_f64();
-    let (steps, dt) = match &mut sim.stepper {
-        Some(stepper) => (stepper.advance(RealOf::<S>::from_f64(delta)), stepper.dt()),
-        None => (u32::from(delta > 0.0), RealOf::<S>::from_f64(delta)),
+    let (steps, dt) = match &mut sim.clock {
+        Clock::PerRun => (u32::from(delta > 0.0), RealOf::<S>::from_f64(delta)),
+        Clock::EveryRun(dt) => (1, *dt),
+        Clock::Stepper(stepper) => (stepper.advance(RealOf::<S>::from_f64(delta)), stepper.dt()),
     };
     sim.steps_last_run = 0;
     for _ in 0..steps {
-        let driven = sim.drives.iter().try_for_each(|&(p, target)| sim.world.particles_mut().set_kinematic_target(p, target));
+        let driven =
+            sim.drives.iter().try_for_each(|&(p, target)| sim.world.particles_mut().set_kinematic_target(p, target));
         if let Err(e) = driven.and_then(|()| grab::drive_grabs(sim)) {
             log::error!("bevy_sinew: could not drive a kinematic particle: {e}");
         }

@@ -167,14 +167,21 @@ pub struct RagdollNode {
     pub index: usize,
 }
 
+/// What [`spawn_ragdolls`] reads and fills in of a new ragdoll entity.
+type NewRagdoll<'a> = (
+    Entity,
+    &'a SinewRagdoll,
+    &'a Transform,
+    &'a mut RagdollNodes,
+    &'a mut SimulatedPosition,
+    Has<TransformInterpolation>,
+);
+
 /// Prepare: spawns the ragdolls of newly added [`SinewRagdoll`]s and their node entities.
 pub(crate) fn spawn_ragdolls<S: PluginSpace>(
     mut commands: Commands,
     mut sim: ResMut<SinewWorld<S>>,
-    mut ragdolls: Query<
-        (Entity, &SinewRagdoll, &Transform, &mut RagdollNodes, &mut SimulatedPosition, Has<TransformInterpolation>),
-        Added<SinewRagdoll>,
-    >,
+    mut ragdolls: Query<NewRagdoll, Added<SinewRagdoll>>,
 ) {
     for (entity, spec, t, mut nodes, mut root, interpolated) in &mut ragdolls {
         let Some(rig) = spec.rig_def::<S>() else {

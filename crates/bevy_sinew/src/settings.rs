@@ -16,6 +16,11 @@
 //! app sets another, and Bevy runs the schedule as many times per frame as the frame's
 //! time is worth; interpolation then uses `Time<Fixed>`'s overstep fraction.
 //!
+//! [`SinewTimestep::EveryRun`] also steps once per run, by exactly `1/hz` s in the
+//! world's scalar whatever the clock says: one step per simulation frame, as a rollback
+//! session's schedule wants (its re-simulated frames run the schedule again, and nothing
+//! outside the snapshot — no accumulated time — may change what a frame does).
+//!
 //! [`SinewTimestep::Hz`] keeps Sinew's own [`FixedStepper`](sinew::FixedStepper) instead:
 //! the step is exactly `1/hz` in the world's scalar (exact in fixed point too), and each
 //! run of the schedule takes as many steps as its `Time::delta` has accumulated. Use it
@@ -35,6 +40,14 @@ pub enum SinewTimestep {
     /// One step per run of the plugin's schedule, of that run's `Time::delta`.
     #[default]
     PerRun,
+    /// One step of exactly `1/hz` s per run, whatever the run's `Time::delta`: for
+    /// schedules that are one simulation frame per run by construction, such as a
+    /// rollback session's (re-simulating a frame runs it again), where the world's clock
+    /// must depend on nothing but the frame count.
+    EveryRun {
+        /// Steps per second.
+        hz: u32,
+    },
     /// Steps of exactly `1/hz` s, as many as the runs' deltas accumulate, at most
     /// `max_steps` per run (the rest of a long hitch is dropped).
     Hz {

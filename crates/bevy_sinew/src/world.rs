@@ -40,7 +40,7 @@ pub struct SinewWorld<S: PluginSpace> {
     /// Kinematic particles and where they go at the end of each step (rope ends attached
     /// to entities, grabbing hands), refreshed by the prepare systems.
     pub(crate) drives: Vec<(ParticleHandle, VecOf<S>)>,
-    pub(crate) stepper: Option<FixedStepper<RealOf<S>>>,
+    pub(crate) clock: Clock<RealOf<S>>,
     /// World steps taken in the last run of the plugin's schedule.
     pub(crate) steps_last_run: u32,
     /// Set by [`SinewWorld::restore`]: the writeback must refresh every entity even if no
@@ -49,6 +49,17 @@ pub struct SinewWorld<S: PluginSpace> {
     /// The plugin runs in one of Bevy's fixed schedules (interpolation reads
     /// `Time<Fixed>`'s overstep).
     pub(crate) fixed_schedule: bool,
+}
+
+/// How the step system turns a run of the schedule into steps ([`crate::SinewTimestep`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Clock<R> {
+    /// One step of the run's `Time::delta`.
+    PerRun,
+    /// One step of exactly this.
+    EveryRun(R),
+    /// Sinew's accumulator.
+    Stepper(FixedStepper<R>),
 }
 
 /// A grab in progress on a rope or ragdoll entity.
@@ -75,7 +86,7 @@ impl<S: PluginSpace> SinewWorld<S> {
             colliders: BTreeMap::new(),
             grabs: BTreeMap::new(),
             drives: Vec::new(),
-            stepper: None,
+            clock: Clock::PerRun,
             steps_last_run: 0,
             restored: false,
             fixed_schedule: false,
