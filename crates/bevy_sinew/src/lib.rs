@@ -77,6 +77,9 @@
 //! generic, and two plugins would both spawn every rope.
 
 #![warn(missing_docs)]
+// A Bevy system's queries are its signature: a filter tuple spelled out where the system
+// is declared says what it reads, an alias elsewhere would hide it.
+#![allow(clippy::type_complexity)]
 
 pub mod collider;
 #[cfg(feature = "gizmos")]

@@ -11,7 +11,7 @@
 //! [`Fx`](sinew::Fx) rounds the same way on every machine, so a fixed-point world fed
 //! from Bevy transforms stays deterministic across machines. In 2D, z is dropped on the
 //! way in and written as 0 on the way out (writeback keeps an entity's own z, see
-//! [`crate::writeback`]).
+//! [`crate::interpolation`]).
 
 use bevy_math::{EulerRot, Quat, Vec3};
 use sinew::math::{Real, Vector};

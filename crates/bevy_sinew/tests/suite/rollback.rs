@@ -12,7 +12,7 @@ use sinew::{ColliderDef, Fx, Ragdoll, RealOf, Shape, Space2, Space3, World};
 use crate::common::{STEP, app, run_steps, step_count};
 
 /// A scene: the ground, a rope pinned at one end, a ragdoll falling onto it.
-fn scene<S: PluginSpace>(app: &mut App) {
+fn scene(app: &mut App) {
     app.world_mut().spawn(SinewCollider::ground());
     app.world_mut().spawn(rope());
     app.world_mut().spawn((SinewRagdoll::humanoid(), Transform::from_xyz(0.5, 1.0, 0.0)));
@@ -28,7 +28,7 @@ fn hash<S: PluginSpace>(app: &App) -> u64 {
 
 fn snapshot_restore<S: PluginSpace>() {
     let mut app = app::<S>(STEP);
-    scene::<S>(&mut app);
+    scene(&mut app);
     run_steps::<S>(&mut app, 30);
     let snapshot = app.world().resource::<SinewWorld<S>>().snapshot();
     assert_eq!(snapshot.state_hash(), hash::<S>(&app));
@@ -78,7 +78,7 @@ fn bare_library<S: PluginSpace>(steps: u64) -> u64 {
 fn plugin_matches_library<S: PluginSpace>() -> u64 {
     let run = || {
         let mut app = app::<S>(STEP);
-        scene::<S>(&mut app);
+        scene(&mut app);
         run_steps::<S>(&mut app, 90);
         hash::<S>(&app)
     };
@@ -109,7 +109,7 @@ fn every_run_steps_a_fixed_point_world_by_exactly_one_frame_whatever_the_clock()
         Sinew2dFixedPlugin::in_schedule(bevy_app::Update),
     ));
     app.insert_resource(SinewSettings { timestep: SinewTimestep::EveryRun { hz: 60 }, ..Default::default() });
-    scene::<X>(&mut app);
+    scene(&mut app);
     // Frames of uneven length, as a real clock gives them: each is one 1/60 s step.
     for i in 0..60u32 {
         let ms = [16, 17, 33, 8][i as usize % 4];
