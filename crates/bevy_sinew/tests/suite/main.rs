@@ -7,3 +7,4 @@ mod interpolation;
 mod ragdolls;
 mod rollback;
 mod ropes;
+mod world;

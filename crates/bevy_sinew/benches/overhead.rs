@@ -5,7 +5,7 @@
 //! that both worlds end in the same state.
 //!
 //! ```sh
-//! cargo run --release -p bevy_sinew --example overhead
+//! cargo bench -p bevy_sinew --bench overhead
 //! ```
 
 use std::time::{Duration, Instant};
