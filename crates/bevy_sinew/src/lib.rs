@@ -56,9 +56,11 @@
 //! 1. [`SinewSystems::Prepare`]: apply changed [`SinewSettings`]; add and remove the
 //!    colliders, ropes and ragdolls of added and removed components; move colliders whose
 //!    transform changed; start, move and end grabs; read where anchored rope ends must go.
-//! 2. [`SinewSystems::Step`]: step the world — once, by the schedule's `Time::delta`, or
-//!    as many times as [`SinewTimestep::Hz`]'s stepper says — driving anchored ends and
-//!    grabbing hands to their targets before each step.
+//! 2. [`SinewSystems::Step`]: step the world — once by the schedule's `Time::delta`
+//!    (the default), once by exactly `1/hz` ([`SinewTimestep::EveryRun`], for rollback
+//!    schedules), or as many times as [`SinewTimestep::Hz`]'s stepper says — driving
+//!    anchored ends and grabbing hands to their targets before each step (all the steps
+//!    of one run share the targets read in the prepare set).
 //! 3. [`SinewSystems::Writeback`]: rope points and tensions, ragdoll nodes, transforms,
 //!    tension messages.
 //!
@@ -71,7 +73,9 @@
 //!
 //! `SinewPlugin<S>` is generic over the Sinew space: [`Space2`] or [`Space3`] over `f32`,
 //! `f64` or the bit-exact fixed-point [`Fx`] (rollback netcode: every machine computes the
-//! same bits). Bevy stays in `f32`: positions are converted at the plugin's boundary (see
+//! same bits). The number type is this parameter rather than a field of
+//! [`SinewSettings`] because each is a separately compiled solver: an app compiles only the
+//! one it uses. Bevy stays in `f32`: positions are converted at the plugin's boundary (see
 //! [`space`]). The aliases [`Sinew2dPlugin`], [`Sinew3dPlugin`], [`Sinew2dFixedPlugin`],
 //! ... name the usual choices. An app runs one `SinewPlugin`: the components are not
 //! generic, and two plugins would both spawn every rope.

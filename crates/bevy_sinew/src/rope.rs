@@ -47,6 +47,7 @@ use bevy_transform::components::Transform;
 use sinew::math::Real;
 use sinew::{RopeDef, RopeEnd};
 
+use crate::interpolation::TransformInterpolation;
 use crate::space::PluginSpace;
 use crate::world::SinewWorld;
 
@@ -302,7 +303,13 @@ pub(crate) fn drive_anchors<S: PluginSpace>(
 /// Writeback: [`RopePoints`], [`RopeTension`] and [`RopeOverTension`].
 pub(crate) fn write_ropes<S: PluginSpace>(
     mut sim: ResMut<SinewWorld<S>>,
-    mut ropes: Query<(Entity, &mut RopePoints, &mut RopeTension, Option<&RopeTensionLimit>)>,
+    mut ropes: Query<(
+        Entity,
+        &mut RopePoints,
+        &mut RopeTension,
+        Option<&RopeTensionLimit>,
+        Has<TransformInterpolation>,
+    )>,
     mut over: MessageWriter<RopeOverTension>,
 ) {
     let restored = sim.restored;
@@ -311,26 +318,45 @@ pub(crate) fn write_ropes<S: PluginSpace>(
     }
     let sim = &mut *sim;
     let mut tensions = Vec::new();
-    for (entity, mut points, mut tension, limit) in &mut ropes {
+    for (entity, mut points, mut tension, limit, interpolated) in &mut ropes {
         let Some(r) = sim.ropes.get(&entity).and_then(|&h| Some((h, sim.world.rope(h).ok()?))) else { continue };
         let (h, rope) = r;
-        let ps = sim.world.particles();
-        let points = &mut *points;
-        std::mem::swap(&mut points.previous, &mut points.current);
-        points.current.clear();
-        points.current.extend(rope.particles().iter().filter_map(|&p| ps.position(p)).map(S::to_vec3));
-        if restored || points.previous.len() != points.current.len() {
-            points.previous.clone_from(&points.current);
-        }
-        points.points.clone_from(&points.current);
-        if sim.world.rope_tensions_into(h, &mut tensions).is_ok() {
-            tension.0.clear();
-            tension.0.extend(tensions.iter().map(|t| t.to_f64() as f32));
+        let (points, tension) = (&mut *points, &mut *tension);
+        let at_rest = rope.is_sleeping() && points.previous == points.current && !points.current.is_empty();
+        if !at_rest || restored {
+            write_rope::<S>(&sim.world, h, points, tension, interpolated, restored, &mut tensions);
         }
         if let (Some(limit), Some((segment, t))) = (limit, tension.max())
             && t > limit.0
         {
             over.write(RopeOverTension { rope: entity, segment, tension: t });
         }
+    }
+}
+
+/// One rope's points (the last two steps) and tensions.
+fn write_rope<S: PluginSpace>(
+    world: &sinew::World<S>,
+    h: sinew::RopeHandle,
+    points: &mut RopePoints,
+    tension: &mut RopeTension,
+    interpolated: bool,
+    restored: bool,
+    scratch: &mut Vec<sinew::RealOf<S>>,
+) {
+    let Ok(rope) = world.rope(h) else { return };
+    let ps = world.particles();
+    std::mem::swap(&mut points.previous, &mut points.current);
+    points.current.clear();
+    points.current.extend(rope.particles().iter().filter_map(|&p| ps.position(p)).map(S::to_vec3));
+    if restored || points.previous.len() != points.current.len() {
+        points.previous.clone_from(&points.current);
+    }
+    if !interpolated {
+        points.points.clone_from(&points.current);
+    }
+    if world.rope_tensions_into(h, scratch).is_ok() {
+        tension.0.clear();
+        tension.0.extend(scratch.iter().map(|t| t.to_f64() as f32));
     }
 }

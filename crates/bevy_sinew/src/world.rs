@@ -19,7 +19,20 @@
 //! the active grabs. Spawning and despawning are therefore not rolled back — spawn
 //! physics objects at the start of a session, not in rolled-back frames — and a grab
 //! should be an input of the frame (grab, move and release messages sent from the
-//! inputs), so that re-simulating a frame sends them again.
+//! inputs), so that re-simulating a frame sends them again. Alternatively roll the whole
+//! resource back: `SinewWorld` is `Clone` (world, entity maps and grabs), which is what
+//! a session that saves resources by cloning them (bevy_ggrs'
+//! `rollback_resource_with_clone`) needs — at the price of copying the world's caches
+//! too, where a [`Snapshot`] holds the saved state only.
+//!
+//! Run the plugin in the session's schedule with [`crate::SinewTimestep::EveryRun`]: one
+//! step of exactly `1/hz` per simulated frame, re-simulated frames included, whatever the
+//! wall clock did — a frame then depends on the saved state and its inputs only:
+//!
+//! ```ignore
+//! app.add_plugins(SinewPlugin::<Space2<Fx>>::in_schedule(GgrsSchedule))
+//!     .insert_resource(SinewSettings { timestep: SinewTimestep::EveryRun { hz: 60 }, ..default() });
+//! ```
 
 use std::collections::BTreeMap;
 
@@ -30,7 +43,7 @@ use sinew::{ColliderHandle, FixedStepper, ParticleHandle, Ragdoll, RealOf, RopeH
 use crate::space::PluginSpace;
 
 /// The simulation: a Sinew world and what the plugin spawned in it (see the module docs).
-#[derive(Resource)]
+#[derive(Resource, Clone)]
 pub struct SinewWorld<S: PluginSpace> {
     pub(crate) world: World<S>,
     pub(crate) ropes: BTreeMap<Entity, RopeHandle>,
@@ -116,6 +129,16 @@ impl<S: PluginSpace> SinewWorld<S> {
     #[must_use]
     pub fn ragdoll(&self, entity: Entity) -> Option<&Ragdoll<S>> {
         self.ragdolls.get(&entity)
+    }
+
+    /// Every rope entity and its rope.
+    pub fn ropes(&self) -> impl Iterator<Item = (Entity, RopeHandle)> + '_ {
+        self.ropes.iter().map(|(&e, &h)| (e, h))
+    }
+
+    /// Every ragdoll entity and its ragdoll.
+    pub fn ragdolls(&self) -> impl Iterator<Item = (Entity, &Ragdoll<S>)> {
+        self.ragdolls.iter().map(|(&e, r)| (e, r))
     }
 
     /// The collider spawned for `entity` (a [`crate::SinewCollider`]).
