@@ -117,7 +117,7 @@ pub use gizmos::SinewGizmosPlugin;
 pub use grab::{Grab, GrabPoint, GrabReleased, MoveGrab, ReleaseGrab};
 pub use interpolation::{SimulatedPosition, TransformInterpolation};
 pub use ragdoll::{RagdollNode, RagdollNodes, RagdollRig, SinewRagdoll};
-pub use rope::{RopeAnchor, RopeOverTension, RopePoints, RopeTension, RopeTensionLimit, SinewRope};
+pub use rope::{RopeAnchor, RopeOverTension, RopePoints, RopeTension, RopeTensionLimit, SinewRope, SpawnedRope};
 pub use settings::{SinewSettings, SinewTimestep};
 pub use space::PluginSpace;
 pub use world::SinewWorld;

@@ -56,7 +56,7 @@ use crate::world::SinewWorld;
 /// The plugin reads it once, when it is added; change the rope afterwards through
 /// [`SinewWorld`]. Despawning the entity (or removing this component) removes the rope.
 #[derive(Component, Clone, Debug, PartialEq)]
-#[require(RopePoints, RopeTension)]
+#[require(RopePoints, RopeTension, SpawnedRope)]
 pub struct SinewRope {
     /// The polyline the rope is laid along (≥ 2 points).
     pub points: Vec<Vec3>,
@@ -212,6 +212,19 @@ impl SinewRope {
     }
 }
 
+/// The rope spawned for this entity's [`SinewRope`] (filled in by the plugin; also in
+/// [`SinewWorld::rope`]).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpawnedRope(Option<sinew::RopeHandle>);
+
+impl SpawnedRope {
+    /// The rope, once the prepare systems have spawned it.
+    #[must_use]
+    pub fn handle(&self) -> Option<sinew::RopeHandle> {
+        self.0
+    }
+}
+
 /// A rope's particle positions from start to end (written back; see the module docs).
 #[derive(Component, Clone, Debug, Default, PartialEq)]
 pub struct RopePoints {
@@ -254,15 +267,16 @@ pub struct RopeOverTension {
 /// Prepare: spawns the ropes of newly added [`SinewRope`]s.
 pub(crate) fn spawn_ropes<S: PluginSpace>(
     mut sim: ResMut<SinewWorld<S>>,
-    ropes: Query<(Entity, &SinewRope), Added<SinewRope>>,
+    mut ropes: Query<(Entity, &SinewRope, &mut SpawnedRope), Added<SinewRope>>,
     anchors: Query<&Transform>,
 ) {
-    for (entity, rope) in &ropes {
+    for (entity, rope, mut spawned) in &mut ropes {
         let at = |a: &Option<RopeAnchor>| a.and_then(|a| anchors.get(a.entity).ok().map(|t| a.target(t)));
         let def = rope.rope_def::<S>(at(&rope.start_anchor), at(&rope.end_anchor));
         match sim.world.add_rope(&def) {
             Ok(h) => {
                 sim.ropes.insert(entity, h);
+                spawned.0 = Some(h);
             }
             Err(e) => log::error!("bevy_sinew: rope of {entity} not spawned: {e}"),
         }
@@ -305,6 +319,7 @@ pub(crate) fn write_ropes<S: PluginSpace>(
     mut sim: ResMut<SinewWorld<S>>,
     mut ropes: Query<(
         Entity,
+        &SpawnedRope,
         &mut RopePoints,
         &mut RopeTension,
         Option<&RopeTensionLimit>,
@@ -318,9 +333,8 @@ pub(crate) fn write_ropes<S: PluginSpace>(
     }
     let sim = &mut *sim;
     let mut tensions = Vec::new();
-    for (entity, mut points, mut tension, limit, interpolated) in &mut ropes {
-        let Some(r) = sim.ropes.get(&entity).and_then(|&h| Some((h, sim.world.rope(h).ok()?))) else { continue };
-        let (h, rope) = r;
+    for (entity, spawned, mut points, mut tension, limit, interpolated) in &mut ropes {
+        let Some((h, rope)) = spawned.0.and_then(|h| Some((h, sim.world.rope(h).ok()?))) else { continue };
         let (points, tension) = (&mut *points, &mut *tension);
         let at_rest = rope.is_sleeping() && points.previous == points.current && !points.current.is_empty();
         if !at_rest || restored {

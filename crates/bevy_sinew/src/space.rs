@@ -25,14 +25,16 @@ pub trait PluginSpace: RigSpace {
     /// A Bevy position or direction in the world's vector type (z dropped in 2D).
     #[must_use]
     fn vector(v: Vec3) -> VecOf<Self> {
-        VecOf::<Self>::from_f64_slice(&[f64::from(v.x), f64::from(v.y), f64::from(v.z)])
+        let r = |c: f32| Self::Real::from_f64(f64::from(c));
+        VecOf::<Self>::from_array3([r(v.x), r(v.y), r(v.z)])
     }
 
     /// A world vector as a Bevy `Vec3` (z = 0 in 2D).
     #[must_use]
     fn to_vec3(v: VecOf<Self>) -> Vec3 {
-        let [x, y, z] = v.to_f64_array();
-        Vec3::new(x as f32, y as f32, z as f32)
+        // `to_array3` reads fields (z = 0 in 2D): this runs for every written-back particle.
+        let [x, y, z] = v.to_array3().map(|c| c.to_f64() as f32);
+        Vec3::new(x, y, z)
     }
 
     /// A Bevy rotation in the world's rotation type (in 2D, the rotation about z).
