@@ -44,6 +44,7 @@
 //! | ragdolls | [`SinewRagdoll`] → node entities ([`RagdollNode`]), [`RagdollNodes`] | [`ragdoll`] |
 //! | colliders | [`SinewCollider`] at its entity's transform | [`collider`] |
 //! | grabbing | [`Grab`], [`MoveGrab`], [`ReleaseGrab`] → [`GrabReleased`] | [`grab`] |
+//! | hits | [`HitEvents`] → [`Hit`] | [`hits`] |
 //! | smooth motion | [`TransformInterpolation`], [`SimulatedPosition`] | [`interpolation`] |
 //! | rollback | [`SinewWorld::snapshot`], [`SinewWorld::restore`], [`SinewWorld::state_hash`] | [`world`] |
 //! | debug drawing | `SinewGizmosPlugin` (feature `gizmos`) | `gizmos` |
@@ -55,14 +56,15 @@
 //!
 //! 1. [`SinewSystems::Prepare`]: apply changed [`SinewSettings`]; add and remove the
 //!    colliders, ropes and ragdolls of added and removed components; move colliders whose
-//!    transform changed; start, move and end grabs; read where anchored rope ends must go.
+//!    transform changed; start, move and end grabs; read where anchored rope ends must go;
+//!    list the particles watched for hits.
 //! 2. [`SinewSystems::Step`]: step the world — once by the schedule's `Time::delta`
 //!    (the default), once by exactly `1/hz` ([`SinewTimestep::EveryRun`], for rollback
 //!    schedules), or as many times as [`SinewTimestep::Hz`]'s stepper says — driving
 //!    anchored ends and grabbing hands to their targets before each step (all the steps
 //!    of one run share the targets read in the prepare set).
 //! 3. [`SinewSystems::Writeback`]: rope points and tensions, ragdoll nodes, transforms,
-//!    tension messages.
+//!    tension and hit messages.
 //!
 //! Interpolated transforms ([`TransformInterpolation`]) are written once per frame after
 //! the fixed loop (`RunFixedMainLoopSystems::AfterFixedMainLoop`), or after the writeback
@@ -89,6 +91,7 @@ pub mod collider;
 #[cfg(feature = "gizmos")]
 pub mod gizmos;
 pub mod grab;
+pub mod hits;
 pub mod interpolation;
 pub mod ragdoll;
 pub mod rope;
@@ -115,6 +118,7 @@ pub use collider::{ColliderShape, SinewCollider};
 #[cfg(feature = "gizmos")]
 pub use gizmos::SinewGizmosPlugin;
 pub use grab::{Grab, GrabPoint, GrabReleased, MoveGrab, ReleaseGrab};
+pub use hits::{Hit, HitEvents};
 pub use interpolation::{SimulatedPosition, TransformInterpolation};
 pub use ragdoll::{RagdollNode, RagdollNodes, RagdollRig, SinewRagdoll};
 pub use rope::{RopeAnchor, RopeOverTension, RopePoints, RopeTension, RopeTensionLimit, SinewRope, SpawnedRope};
@@ -127,10 +131,11 @@ pub mod prelude {
     #[cfg(feature = "gizmos")]
     pub use crate::SinewGizmosPlugin;
     pub use crate::{
-        ColliderShape, Grab, GrabPoint, GrabReleased, MoveGrab, PluginSpace, RagdollNode, RagdollNodes, RagdollRig,
-        ReleaseGrab, RopeAnchor, RopeOverTension, RopePoints, RopeTension, RopeTensionLimit, SimulatedPosition,
-        Sinew2dFixedPlugin, Sinew2dPlugin, Sinew3dFixedPlugin, Sinew3dPlugin, SinewCollider, SinewPlugin, SinewRagdoll,
-        SinewRope, SinewSettings, SinewSystems, SinewTimestep, SinewWorld, TransformInterpolation,
+        ColliderShape, Grab, GrabPoint, GrabReleased, Hit, HitEvents, MoveGrab, PluginSpace, RagdollNode, RagdollNodes,
+        RagdollRig, ReleaseGrab, RopeAnchor, RopeOverTension, RopePoints, RopeTension, RopeTensionLimit,
+        SimulatedPosition, Sinew2dFixedPlugin, Sinew2dPlugin, Sinew3dFixedPlugin, Sinew3dPlugin, SinewCollider,
+        SinewPlugin, SinewRagdoll, SinewRope, SinewSettings, SinewSystems, SinewTimestep, SinewWorld,
+        TransformInterpolation,
     };
 }
 
@@ -204,6 +209,7 @@ impl<S: PluginSpace> Plugin for SinewPlugin<S> {
             .add_message::<ReleaseGrab>()
             .add_message::<GrabReleased>()
             .add_message::<RopeOverTension>()
+            .add_message::<Hit>()
             .configure_sets(self.schedule, (SinewSystems::Prepare, SinewSystems::Step, SinewSystems::Writeback).chain())
             .add_systems(
                 self.schedule,
@@ -217,12 +223,13 @@ impl<S: PluginSpace> Plugin for SinewPlugin<S> {
                         ragdoll::spawn_ragdolls::<S>,
                         grab::handle_grabs::<S>,
                         rope::drive_anchors::<S>,
+                        hits::watch_hits::<S>,
                     )
                         .chain()
                         .in_set(SinewSystems::Prepare),
                     step::<S>.in_set(SinewSystems::Step),
                     (
-                        (rope::write_ropes::<S>, ragdoll::write_ragdolls::<S>),
+                        (rope::write_ropes::<S>, ragdoll::write_ragdolls::<S>, hits::send_hits::<S>),
                         interpolation::write_transforms::<S>,
                         end_writeback::<S>,
                     )
@@ -277,10 +284,12 @@ fn step<S: PluginSpace>(time: Res<Time>, mut sim: ResMut<SinewWorld<S>>) {
         if let Err(e) = driven.and_then(|()| grab::drive_grabs(sim)) {
             log::error!("bevy_sinew: could not drive a kinematic particle: {e}");
         }
+        sim.hits.before_step(&sim.world);
         if let Err(e) = sim.world.step(dt) {
             log::error!("bevy_sinew: step failed: {e}");
             break;
         }
+        sim.hits.after_step(&sim.world, dt);
         sim.steps_last_run += 1;
     }
 }

@@ -40,6 +40,7 @@ use bevy_ecs::prelude::{Entity, Resource};
 use sinew::ragdoll::Grab;
 use sinew::{ColliderHandle, FixedStepper, ParticleHandle, Ragdoll, RealOf, RopeHandle, Snapshot, VecOf, World};
 
+use crate::hits::HitWatch;
 use crate::space::PluginSpace;
 
 /// The simulation: a Sinew world and what the plugin spawned in it (see the module docs).
@@ -62,6 +63,8 @@ pub struct SinewWorld<S: PluginSpace> {
     /// The plugin runs in one of Bevy's fixed schedules (interpolation reads
     /// `Time<Fixed>`'s overstep).
     pub(crate) fixed_schedule: bool,
+    /// Particles watched for hits, and the hits found by this run's steps.
+    pub(crate) hits: HitWatch<S>,
 }
 
 /// How the step system turns a run of the schedule into steps ([`crate::SinewTimestep`]).
@@ -103,6 +106,7 @@ impl<S: PluginSpace> SinewWorld<S> {
             steps_last_run: 0,
             restored: false,
             fixed_schedule: false,
+            hits: HitWatch::default(),
         }
     }
 

@@ -112,3 +112,36 @@ fn despawning_a_ragdoll_removes_it_and_its_node_entities() {
     assert!(sim.ragdoll(ragdoll).is_none());
     assert_eq!(sim.world().particles().len(), 0, "its particles left the world");
 }
+
+#[test]
+fn a_ragdoll_landing_sends_hits_with_the_ground_normal_and_none_once_at_rest() {
+    let mut app = app::<S2>(STEP);
+    app.world_mut().spawn(SinewCollider::ground());
+    // Feet 2 m up: the body lands at about sqrt(2 g 2 m) = 6.3 m/s.
+    let ragdoll = app
+        .world_mut()
+        .spawn((SinewRagdoll::humanoid(), Transform::from_xyz(0.0, 2.0, 0.0), HitEvents { min_speed: 2.0 }))
+        .id();
+    let mut hits = Vec::new();
+    let mut landing = Vec::new();
+    for _ in 0..64 {
+        app.update();
+        let these = drain::<Hit>(&mut app);
+        if landing.is_empty() {
+            landing.clone_from(&these);
+        }
+        hits.extend(these);
+    }
+    assert!(!landing.is_empty(), "the landing is a hit");
+    assert!(landing.iter().all(|h| h.entity == ragdoll));
+    // The ground stops the legs, which stop the body: every knock of the landing step points
+    // upward (the bones give them sideways parts).
+    assert!(landing.iter().all(|h| h.direction.y > 0.5), "knocked upward: {landing:?}");
+    let hardest = hits.iter().map(|h| h.speed).fold(0.0, f32::max);
+    assert!((4.0..10.0).contains(&hardest), "the hardest knock is about the landing speed: {hardest} m/s");
+    let steps = step_count::<S2>(&app);
+    run_steps::<S2>(&mut app, steps + 4 * 64);
+    drain::<Hit>(&mut app);
+    run_steps::<S2>(&mut app, steps + 5 * 64);
+    assert!(drain::<Hit>(&mut app).is_empty(), "a body at rest takes no hits");
+}
