@@ -51,9 +51,7 @@ fn grab_with_mouse(
     camera: Single<(&Camera, &GlobalTransform)>,
     ragdolls: Query<(Entity, &RagdollNodes)>,
     mut held: Local<Option<Entity>>,
-    mut grab: MessageWriter<Grab>,
-    mut moved: MessageWriter<MoveGrab>,
-    mut release: MessageWriter<ReleaseGrab>,
+    (mut grab, mut moved, mut release): (MessageWriter<Grab>, MessageWriter<MoveGrab>, MessageWriter<ReleaseGrab>),
 ) {
     let (camera, at) = *camera;
     let Some(cursor) = window.cursor_position().and_then(|c| camera.viewport_to_world_2d(at, c).ok()) else {
