@@ -145,3 +145,27 @@ fn a_ragdoll_landing_sends_hits_with_the_ground_normal_and_none_once_at_rest() {
     run_steps::<S2>(&mut app, steps + 5 * 64);
     assert!(drain::<Hit>(&mut app).is_empty(), "a body at rest takes no hits");
 }
+
+#[test]
+fn a_custom_rig_spawns_in_the_given_pose_and_a_rig_of_another_space_does_not() {
+    let mut app = app::<S2>(STEP);
+    let rig = sinew::ragdoll::presets::humanoid16::<f32>();
+    // The rest pose, raised 1 m in the entity's frame; the entity stands at x = 3.
+    let pose: Vec<Vec3> = rig.rest_positions().iter().map(|p| Vec3::new(p.x, p.y + 1.0, 0.0)).collect();
+    let mine = app
+        .world_mut()
+        .spawn((SinewRagdoll::custom(rig.clone()).pose(pose.clone()), Transform::from_xyz(3.0, 0.0, 0.0)))
+        .id();
+    let theirs = app.world_mut().spawn(SinewRagdoll::custom(sinew::ragdoll::presets::humanoid3d::<f32>())).id();
+    app.update();
+    app.update();
+    let sim = app.world().resource::<SinewWorld<S2>>();
+    assert!(sim.ragdoll(theirs).is_none(), "a 3D rig in a 2D world is refused");
+    let body = sim.ragdoll(mine).expect("spawned");
+    assert_eq!(body.nodes().len(), rig.node_count());
+    // Where it was put, to within one step of fall.
+    let at = nodes(&app, mine).positions;
+    for (p, q) in at.iter().zip(&pose) {
+        assert!((*p - (*q + Vec3::new(3.0, 0.0, 0.0))).length() < 0.01, "{p} against {q} + 3 x");
+    }
+}
