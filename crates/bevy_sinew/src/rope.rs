@@ -26,7 +26,7 @@
 //! pull on, and before every world step the plugin sets its target to where the anchor
 //! entity is (its `Transform`, plus the anchor's offset turned by the entity's
 //! rotation). Within the step it moves there in a straight line, substep by substep, so
-//! the rope feels a smooth motion and the end leaves with the anchor's velocity. Move the
+//! the rope feels a smooth motion and the end moves at the anchor's velocity. Move the
 //! anchor entity in `FixedUpdate` (or before the fixed loop) and the rope follows it
 //! within the same step. The anchor's `Transform` is read as a world transform: anchor
 //! to top-level entities.
@@ -39,7 +39,8 @@
 //! [`RopeTension`] each segment's tension (N). A rope entity with a [`RopeTensionLimit`]
 //! also sends a [`RopeOverTension`] message whenever its most loaded segment is above
 //! the limit after a step (to play a creak, or cut the rope with
-//! `World::cut_rope`).
+//! `World::cut_rope`). A rope asleep at rest is not written again until it wakes.
+//! [`SpawnedRope`] holds the rope's handle for calls into [`SinewWorld`]'s world.
 
 use bevy_ecs::prelude::*;
 use bevy_math::Vec3;
