@@ -1,0 +1,1 @@
+//! Nothing here: the demos are the examples (`cargo run --example rope_2d`).

@@ -1,0 +1,151 @@
+//! Ropes spawned from components: anchored ends, tension, grabbing, removal, catenary.
+
+use bevy_math::Vec3;
+use bevy_sinew::prelude::*;
+use bevy_transform::components::Transform;
+use sinew::Space2;
+
+use crate::common::{STEP, app, drain, run_steps, step_count};
+
+type S2 = Space2<f32>;
+
+#[test]
+fn a_rope_anchored_to_a_moving_entity_follows_it() {
+    let mut app = app::<S2>(STEP);
+    let hook = app.world_mut().spawn(Transform::from_xyz(0.0, 3.0, 0.0)).id();
+    let rope = app
+        .world_mut()
+        .spawn(
+            SinewRope::between(Vec3::new(0.0, 3.0, 0.0), Vec3::new(0.0, 1.0, 0.0))
+                .segments(20)
+                .attach_start(RopeAnchor::new(hook)),
+        )
+        .id();
+    // The hook moves right at 1 m/s for 2 s, one step per frame.
+    run_steps::<S2>(&mut app, 1);
+    for _ in 0..128 {
+        app.world_mut().get_mut::<Transform>(hook).unwrap().translation.x += STEP as f32;
+        let before = step_count::<S2>(&app);
+        app.update();
+        assert_eq!(step_count::<S2>(&app), before + 1, "one fixed step per frame of one step");
+        let start = app.world().get::<RopePoints>(rope).unwrap().current[0];
+        let hook_at = app.world().get::<Transform>(hook).unwrap().translation;
+        assert!(
+            (start - hook_at).length() < 1e-5,
+            "the anchored end is at the hook after every step: {start} vs {hook_at}"
+        );
+    }
+    let points = &app.world().get::<RopePoints>(rope).unwrap().current;
+    assert_eq!(points.len(), 21);
+    let hook_x = app.world().get::<Transform>(hook).unwrap().translation.x;
+    assert!((hook_x - 2.0).abs() < 1e-4);
+    let end = points[20];
+    assert!(end.x > 1.0 && end.x < 2.5, "the free end was dragged along behind the hook: {end}");
+    let length: f32 = points.windows(2).map(|w| w[0].distance(w[1])).sum();
+    assert!((length - 2.0).abs() < 0.02, "the rope keeps its length while dragged: {length}");
+}
+
+#[test]
+fn a_hanging_rope_reads_its_weight_as_tension_and_reports_overload() {
+    let mut app = app::<S2>(STEP);
+    let def =
+        |x: f32| SinewRope::between(Vec3::new(x, 3.0, 0.0), Vec3::new(x, 1.0, 0.0)).segments(20).mass(1.0).pin_start();
+    let loaded = app.world_mut().spawn((def(0.0), RopeTensionLimit(5.0))).id();
+    let relaxed = app.world_mut().spawn((def(1.0), RopeTensionLimit(20.0))).id();
+    run_steps::<S2>(&mut app, 128);
+    let sim = app.world().resource::<SinewWorld<S2>>();
+    let h = sim.rope(loaded).unwrap();
+    let ps = sim.world().particles();
+    let below_top: f32 = sim.world().rope(h).unwrap().particles()[1..].iter().filter_map(|&p| ps.mass(p)).sum();
+    let tension = app.world().get::<RopeTension>(loaded).unwrap();
+    assert_eq!(tension.0.len(), 20);
+    let (segment, top) = tension.max().unwrap();
+    assert_eq!(segment, 0, "the top segment carries the most");
+    assert!((top - below_top * 9.81).abs() < 0.01 * below_top * 9.81, "top tension {top} N = weight below it");
+    let over = drain::<RopeOverTension>(&mut app);
+    assert!(!over.is_empty() && over.iter().all(|m| m.rope == loaded && m.segment == 0 && m.tension > 5.0));
+    assert!(over.iter().all(|m| m.rope != relaxed), "a rope under its limit sends nothing");
+}
+
+#[test]
+fn a_grabbed_rope_follows_the_hand_and_flies_off_with_its_velocity() {
+    let mut app = app::<S2>(STEP);
+    let rope =
+        app.world_mut().spawn(SinewRope::between(Vec3::new(0.0, 3.0, 0.0), Vec3::new(2.0, 3.0, 0.0)).segments(20)).id();
+    run_steps::<S2>(&mut app, 1);
+    let mut hand = app.world().get::<RopePoints>(rope).unwrap().current[10];
+    app.world_mut().write_message(Grab::nearest(rope, hand));
+    app.update();
+    assert!(app.world().resource::<SinewWorld<S2>>().is_grabbed(rope));
+    // The hand moves up and right at (2, 2) m/s for half a second.
+    let velocity = Vec3::new(2.0, 2.0, 0.0);
+    for _ in 0..32 {
+        hand += velocity * STEP as f32;
+        app.world_mut().write_message(MoveGrab { target: rope, hand });
+        app.update();
+        let held = app.world().get::<RopePoints>(rope).unwrap().current[10];
+        assert!((held - hand).length() < 1e-5, "the grabbed particle is at the hand");
+    }
+    app.world_mut().write_message(ReleaseGrab { target: rope });
+    app.update();
+    let released = drain::<GrabReleased>(&mut app);
+    assert_eq!(released.len(), 1);
+    assert_eq!(released[0].target, rope);
+    assert!(
+        (released[0].velocity - velocity).length() < 1e-2,
+        "thrown at the hand's velocity: {}",
+        released[0].velocity
+    );
+    assert!(!app.world().resource::<SinewWorld<S2>>().is_grabbed(rope));
+}
+
+#[test]
+fn despawning_a_rope_entity_removes_its_rope() {
+    let mut app = app::<S2>(STEP);
+    let rope = app.world_mut().spawn(SinewRope::between(Vec3::ZERO, Vec3::X).segments(4)).id();
+    run_steps::<S2>(&mut app, 2);
+    assert_eq!(app.world().resource::<SinewWorld<S2>>().world().ropes().count(), 1);
+    app.world_mut().despawn(rope);
+    let steps = step_count::<S2>(&app);
+    run_steps::<S2>(&mut app, steps + 1);
+    let sim = app.world().resource::<SinewWorld<S2>>();
+    assert_eq!(sim.world().ropes().count(), 0);
+    assert_eq!(sim.rope(rope), None);
+}
+
+#[test]
+fn a_rope_hung_between_two_pins_sags_to_the_catenary_within_1_percent() {
+    let mut app = app::<S2>(STEP);
+    // Damping lets the swing die out; the rest shape does not depend on it.
+    app.insert_resource(SinewSettings { damping: 2.0, ..Default::default() });
+    // 3 m of rope between pins 2 m apart, laid out as a V.
+    let (half_span, length) = (1.0f64, 3.0f64);
+    let drop = ((length / 2.0).powi(2) - half_span * half_span).sqrt() as f32;
+    let rope = app
+        .world_mut()
+        .spawn(
+            SinewRope::along(vec![
+                Vec3::new(-1.0, 3.0, 0.0),
+                Vec3::new(0.0, 3.0 - drop, 0.0),
+                Vec3::new(1.0, 3.0, 0.0),
+            ])
+            .segments(60)
+            .pin_start()
+            .pin_end(),
+        )
+        .id();
+    run_steps::<S2>(&mut app, 5 * 64);
+    let points = &app.world().get::<RopePoints>(rope).unwrap().current;
+    let lowest = points.iter().map(|p| p.y).fold(f32::MAX, f32::min);
+    let sag = 3.0 - f64::from(lowest);
+    // The catenary y = a·cosh(x/a) through the pins has length 2a·sinh(d/a) = L (d the
+    // half span); its sag is a·(cosh(d/a) − 1). Solve for a by bisection.
+    let (mut lo, mut hi) = (0.01f64, 100.0f64);
+    for _ in 0..200 {
+        let a = 0.5 * (lo + hi);
+        if 2.0 * a * (half_span / a).sinh() > length { lo = a } else { hi = a }
+    }
+    let a = 0.5 * (lo + hi);
+    let expected = a * ((half_span / a).cosh() - 1.0);
+    assert!((sag - expected).abs() < 0.01 * expected, "sag {sag:.4} m against the catenary's {expected:.4} m");
+}
