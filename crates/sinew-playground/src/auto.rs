@@ -59,6 +59,7 @@ fn scene_id(id: &str) -> Option<SceneKind> {
         "rope" => SceneKind::Rope,
         "rope3d" => SceneKind::Rope3d,
         "rope_between" => SceneKind::RopeBetween,
+        "grappling_hook" => SceneKind::GrapplingHook,
         "ragdoll" => SceneKind::Ragdoll,
         "ragdoll3d" => SceneKind::Ragdoll3d,
         "muscle" => SceneKind::Muscle,

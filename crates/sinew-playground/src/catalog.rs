@@ -12,6 +12,8 @@ pub enum SceneKind {
     Rope3d,
     /// A rope between two objects: drag both ends, rebuild with sliders.
     RopeBetween,
+    /// The taut rope: a 70 kg character on a grappling hook, wrapping round posts.
+    GrapplingHook,
     /// A humanoid16 ragdoll: drag and throw, Drop, sliders, stats.
     Ragdoll,
     /// The 3D humanoid thrown into a wall.
@@ -26,10 +28,11 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every scene, in menu order.
-    pub const ALL: [SceneKind; 8] = [
+    pub const ALL: [SceneKind; 9] = [
         SceneKind::Rope,
         SceneKind::Rope3d,
         SceneKind::RopeBetween,
+        SceneKind::GrapplingHook,
         SceneKind::Ragdoll,
         SceneKind::Ragdoll3d,
         SceneKind::Muscle,
@@ -44,6 +47,7 @@ impl SceneKind {
             SceneKind::Rope => "Rope",
             SceneKind::Rope3d => "Rope 3D",
             SceneKind::RopeBetween => "Rope between two objects",
+            SceneKind::GrapplingHook => "Grappling hook (taut rope)",
             SceneKind::Ragdoll => "Ragdoll 2D",
             SceneKind::Ragdoll3d => "Ragdoll 3D",
             SceneKind::Muscle => "Muscle ragdoll",
@@ -59,6 +63,7 @@ impl SceneKind {
             SceneKind::Rope => "playground_rope_2d.json",
             SceneKind::Rope3d => "playground_rope_3d.json",
             SceneKind::RopeBetween => "playground_rope_between_2d.json",
+            SceneKind::GrapplingHook => "rope_grappling_hook_2d.json",
             SceneKind::Ragdoll => "playground_ragdoll_2d.json",
             SceneKind::Ragdoll3d => "ragdoll_3d.json",
             SceneKind::Muscle => "playground_muscle_2d.json",
@@ -73,6 +78,9 @@ impl SceneKind {
         match self {
             SceneKind::Rope | SceneKind::Rope3d => "Drag anywhere on the rope to pick it up; let go to throw it.",
             SceneKind::RopeBetween => "Drag either end; the sliders rebuild the rope.",
+            SceneKind::GrapplingHook => {
+                "Drag the character round the posts: the rope wraps and unwraps, its length held."
+            }
             SceneKind::Ragdoll => "Drag and throw any body part; Drop resets the figure.",
             SceneKind::Ragdoll3d => "Drag any node; right-drag orbits the camera.",
             SceneKind::Muscle => "Click the body (or Punch) to hit it; watch the muscles recover.",

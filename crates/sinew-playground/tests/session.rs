@@ -160,6 +160,11 @@ fn fuzz_rope_between() {
 }
 
 #[test]
+fn fuzz_grappling_hook() {
+    fuzz(SceneKind::GrapplingHook, 9);
+}
+
+#[test]
 fn fuzz_ragdoll() {
     fuzz(SceneKind::Ragdoll, 4);
 }

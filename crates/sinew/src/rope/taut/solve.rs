@@ -102,23 +102,30 @@ pub(crate) fn update_contacts<S: Space>(
     let (a, b) = (r.idx[0] as usize, r.idx[r.idx.len() - 1] as usize);
     let (s0, s1, e0, e1) = (ps.prev[a], ps.pos[a], ps.prev[b], ps.pos[b]);
     let length = r.rest_length();
-    let pad = VecOf::<S>::splat(r.radius + length);
-    let bounds = Aabb {
-        min: s0.min_elem(s1).min_elem(e0.min_elem(e1)) - pad,
-        max: s0.max_elem(s1).max_elem(e0.max_elem(e1)) + pad,
-    };
-    gather(colliders, r.radius, Some(&bounds), &mut sc.features);
     let t = &mut r.taut;
     // The start side's slack before any change, at the new positions.
     nodes(s1, e1, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
     sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
     let slack0 = start_slack(&sc.path, t.split, length, t.wraps.len());
+    // The features near the path and the ends' motion (a sweep's triangle and every
+    // span lie in the box of its corners).
+    let (mut lo, mut hi) = (s0.min_elem(s1).min_elem(e0.min_elem(e1)), s0.max_elem(s1).max_elem(e0.max_elem(e1)));
+    let mut reach = r.radius;
+    for n in &sc.nodes {
+        lo = lo.min_elem(n.center);
+        hi = hi.max_elem(n.center);
+        reach = reach.max(n.rho.abs());
+    }
+    let pad = VecOf::<S>::splat(reach);
+    gather(colliders, r.radius, Some(&Aabb { min: lo - pad, max: hi + pad }), &mut sc.features);
+    let before = t.wraps.len();
     // The end: unwrap at its new position, then sweep from the old one (the start where
     // it was).
     nodes(s0, e1, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
     sc.removed.clear();
     unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
-    sweep_end(&mut t.wraps, &mut sc.nodes, (e0, e1), &sc.features, &sc.removed);
+    let mut changed = !sc.removed.is_empty();
+    changed |= sweep_end(&mut t.wraps, &mut sc.nodes, (e0, e1), &sc.features, &sc.removed) > 0;
     // The start, on the reversed path.
     let last = sc.nodes.len() - 1;
     sc.nodes[0].center = s1;
@@ -126,14 +133,17 @@ pub(crate) fn update_contacts<S: Space>(
     reverse(&mut t.wraps, &mut sc.nodes);
     sc.removed.clear();
     unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
-    sweep_end(&mut t.wraps, &mut sc.nodes, (s0, s1), &sc.features, &sc.removed);
+    changed |= !sc.removed.is_empty();
+    changed |= sweep_end(&mut t.wraps, &mut sc.nodes, (s0, s1), &sc.features, &sc.removed) > 0;
     reverse(&mut t.wraps, &mut sc.nodes);
-    repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, 4);
+    // Every span when the contacts or the colliders changed, else the end spans.
+    let all = changed || t.wraps.len() != before || colliders.values().any(|c| c.is_moving());
+    repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, (4, all));
     // What the repair added is checked like the rest (a contact it put on the wrong side
     // of a shape goes), and what that leaves crossing a shape repaired once more.
     sc.removed.clear();
     unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
-    repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, 2);
+    repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, (2, all));
     sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
     for (w, &turn) in t.wraps.iter_mut().zip(&sc.path.turns) {
         w.turn = turn;

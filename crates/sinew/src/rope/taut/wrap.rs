@@ -194,20 +194,26 @@ pub(crate) fn unwrap<R: Real, V: Vector<R>>(
 }
 
 /// Spans through colliders (see "Repair" in the module docs): adds a contact on the
-/// smaller detour round the first such collider of each span, a few times over. Returns
-/// whether anything was added.
+/// smaller detour round the first such collider of each span, `passes` times over; every
+/// span if `all`, else only the two end spans (the others lie between contacts that did
+/// not move). Returns whether anything was added.
 pub(crate) fn repair<R: Real, V: Vector<R>>(
     wraps: &mut Vec<Wrap<R>>,
     nodes: &mut Vec<Node<V, R>>,
     path: &mut Path<V, R>,
     features: &[Feature<V, R>],
-    passes: usize,
+    (passes, all): (usize, bool),
 ) -> bool {
     let mut any = false;
     for _ in 0..passes {
         path.compute(nodes, |i| wraps[i].turn);
         let mut insert: Option<(usize, Wrap<R>, Node<V, R>)> = None;
+        let last = path.ends.len().saturating_sub(1);
         'spans: for (j, &(a, b)) in path.ends.iter().enumerate() {
+            // Only the end spans move unless something else changed.
+            if !all && j != 0 && j != last {
+                continue;
+            }
             let (d, len) = (b - a).normalize_and_length();
             if !(len > R::GEOMETRIC_EPSILON) || wraps.len() >= MAX_CONTACTS {
                 continue;
@@ -364,7 +370,7 @@ pub(crate) fn string_pull<R: Real, V: Vector<R>>(
     }
     // A rope laid straight through a corner (as a scene may lay it) passes through its
     // circle rather than sweeping over it: the repair finds it.
-    repair(wraps, nodes, path, features, 4);
+    repair(wraps, nodes, path, features, (4, true));
     path.compute(nodes, |i| wraps[i].turn);
     for (w, &t) in wraps.iter_mut().zip(&path.turns) {
         w.turn = t;
@@ -454,7 +460,7 @@ mod tests {
             Node { center: V::new(3.0, 0.0), rho: 0.0, side: 0.0, hub: V::new(3.0, 0.0) },
         ];
         let mut path = Path::default();
-        assert!(repair(&mut wraps, &mut nodes, &mut path, &feats, 4));
+        assert!(repair(&mut wraps, &mut nodes, &mut path, &feats, (4, true)));
         // The square sits mostly above the line: the path goes under it, by both bottom
         // corners, turning left at each.
         assert_eq!(wraps.len(), 2, "{wraps:?}");
