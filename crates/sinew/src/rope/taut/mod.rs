@@ -12,11 +12,11 @@
 //!
 //! # The path
 //! Start end → contacts → end end. A contact is a feature of a collider (a corner of a
-//! box or polygon, a ball, a capsule cap; see [`geometry`]) wrapped on a side. Between
+//! box or polygon, a ball, a capsule cap; see `taut/geometry.rs`) wrapped on a side. Between
 //! contacts the rope is a straight span, the common tangent of the two features; at a
 //! contact it follows the feature's arc. Contacts are gained by sweeping the end spans
 //! over the features as the ends move and lost when the turn at a contact reverses
-//! ([`wrap`]).
+//! (`taut/wrap.rs`).
 //!
 //! # Holding: the length constraint
 //! The path's length `ℓ = Σ spans + Σ r·θ` may not exceed the rope's length `L`. Its
@@ -46,7 +46,7 @@
 //! that motion.
 //!
 //! # Switching
-//! [`TautMode::Auto`]: a slack rope goes taut when its string-pulled path ([`wrap`]) is at
+//! [`TautMode::Auto`]: a slack rope goes taut when its string-pulled path (`taut/wrap.rs`) is at
 //! least `L·(1 − 10⁻³)` long and no particle is more than 1 mm from where the path would
 //! put it (so the switch moves nothing visibly), its interior particles are free (none
 //! pinned, grabbed or attached) and weigh less than a tenth of its free ends. It goes slack
