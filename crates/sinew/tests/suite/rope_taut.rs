@@ -131,6 +131,15 @@ fn a_grappling_hook_swings_round_a_corner_with_its_energy_and_the_free_spans_per
     check_grappling_hook::<Fx>("fixed");
 }
 
+/// A 100 g rope, forced taut, anchored at its first point and held by a hand (its last
+/// particle, pinned, to be driven): the rope, the hand, the rope's length.
+fn hand_rope(w: &mut World2d, points: Vec<Vector2<f64>>, segments: usize) -> (RopeHandle, ParticleHandle, f64) {
+    let def = RopeDef::along(points).segments(segments).mass(0.1).pin_start().pin_end().taut(TautMode::Always);
+    let h = w.add_rope(&def).unwrap();
+    let rope = w.rope(h).unwrap();
+    (h, rope.end(), rope.rest_length())
+}
+
 /// A rope anchored at (−2, 1.5) whose end is driven in a circle of radius 1.6 round a
 /// 1 m square post at the origin, then back the way it came.
 #[test]
@@ -141,15 +150,7 @@ fn a_driven_end_circling_a_square_post_wraps_its_corners_and_unwraps_them_in_rev
     // Start: the hand at angle 90° (above the post); the rope, 6.5 m, laid out over a
     // detour and pulled straight by the first step (forced taut: the length is a maximum).
     let h0 = hand_at(std::f64::consts::FRAC_PI_2);
-    let def = RopeDef::along(vec![v(-2.0, 1.5), v(-2.0, 4.5), v(h0.0, h0.1)])
-        .segments(40)
-        .mass(0.1)
-        .pin_start()
-        .pin_end()
-        .taut(TautMode::Always);
-    let h = w.add_rope(&def).unwrap();
-    let hand = w.rope(h).unwrap().end();
-    let length = w.rope(h).unwrap().rest_length();
+    let (h, hand, length) = hand_rope(&mut w, vec![v(-2.0, 1.5), v(-2.0, 4.5), v(h0.0, h0.1)], 40);
     let steps = 240;
     let mut seen: Vec<Vec<u32>> = Vec::new();
     let angle_at = |f: usize| {
@@ -407,15 +408,7 @@ fn no_span_enters_an_obstacle_under_random_hand_paths() {
     let posts = post_field(&mut w, &mut rng);
     let clear =
         |w: &World2d, p: Vector2<f64>| posts.iter().all(|&c| w.collider(c).unwrap().closest_world(p).distance > 0.05);
-    let def = RopeDef::along(vec![v(-3.0, 3.0), v(-3.0, 12.0), v(-2.2, 2.2)])
-        .segments(60)
-        .mass(0.1)
-        .pin_start()
-        .pin_end()
-        .taut(TautMode::Always);
-    let h = w.add_rope(&def).unwrap();
-    let hand = w.rope(h).unwrap().end();
-    let length = w.rope(h).unwrap().rest_length();
+    let (h, hand, length) = hand_rope(&mut w, vec![v(-3.0, 3.0), v(-3.0, 12.0), v(-2.2, 2.2)], 60);
     w.step(DT).unwrap();
     let start = w.snapshot();
     let mut wraps_seen = 0usize;

@@ -26,16 +26,19 @@ pub(crate) struct TautScratch<V, R> {
     removed: Vec<(RawHandle, u32)>,
     poly: Vec<V>,
     points: Vec<V>,
+    laid: Vec<V>,
 }
 
-/// The features of the colliders whose boxes overlap `bounds` (all when `None`).
+/// The features of the colliders whose boxes overlap `bounds` (all when `None`); returns
+/// whether any of those colliders is moving this step.
 fn gather<S: Space>(
     colliders: &Arena<Collider<S>>,
     radius: RealOf<S>,
     bounds: Option<&Aabb<VecOf<S>>>,
     out: &mut Vec<Feature<VecOf<S>, RealOf<S>>>,
-) {
+) -> bool {
     out.clear();
+    let mut moving = false;
     for (h, c) in colliders.iter() {
         if let (Some(b), Some((lo, hi))) = (bounds, c.shape.local_aabb()) {
             let bb = crate::collider::world_aabb::<S>(lo, hi, c.position, c.rotation);
@@ -43,8 +46,10 @@ fn gather<S: Space>(
                 continue;
             }
         }
+        moving |= c.is_moving();
         collider_features(h, c, radius, out);
     }
+    moving
 }
 
 /// The slip `δ` of rope from the start side to the end side (negative: the other way)
@@ -117,7 +122,7 @@ pub(crate) fn update_contacts<S: Space>(
         reach = reach.max(n.rho.abs());
     }
     let pad = VecOf::<S>::splat(reach);
-    gather(colliders, r.radius, Some(&Aabb { min: lo - pad, max: hi + pad }), &mut sc.features);
+    let moving = gather(colliders, r.radius, Some(&Aabb { min: lo - pad, max: hi + pad }), &mut sc.features);
     let before = t.wraps.len();
     // The end: unwrap at its new position, then sweep from the old one (the start where
     // it was).
@@ -137,7 +142,7 @@ pub(crate) fn update_contacts<S: Space>(
     changed |= sweep_end(&mut t.wraps, &mut sc.nodes, (s0, s1), &sc.features, &sc.removed) > 0;
     reverse(&mut t.wraps, &mut sc.nodes);
     // Every span when the contacts or the colliders changed, else the end spans.
-    let all = changed || t.wraps.len() != before || colliders.values().any(|c| c.is_moving());
+    let all = changed || t.wraps.len() != before || moving;
     repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, (4, all));
     // What the repair added is checked like the rest (a contact it put on the wrong side
     // of a shape goes), and what that leaves crossing a shape repaired once more.
@@ -229,11 +234,23 @@ fn polyline<S: Space>(
     colliders: &Arena<Collider<S>>,
     sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
 ) -> RealOf<S> {
-    let (a, b) = (r.idx[0] as usize, r.idx[r.idx.len() - 1] as usize);
-    let t = &mut r.taut;
-    nodes(ps.pos[a], ps.pos[b], &mut t.wraps, colliders, r.radius, &mut sc.nodes);
-    sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
+    let ends = (ps.pos[r.idx[0] as usize], ps.pos[r.idx[r.idx.len() - 1] as usize]);
+    let length = path_of(ends, &mut r.taut.wraps, r.radius, colliders, sc);
     sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, LAYOUT_SAG), &mut sc.poly);
+    length
+}
+
+/// The path through `wraps` between the end positions `ends` (in `sc.nodes` and
+/// `sc.path`; contacts whose collider is gone are dropped); returns its length.
+fn path_of<S: Space>(
+    (start, end): (VecOf<S>, VecOf<S>),
+    wraps: &mut Vec<super::Wrap<RealOf<S>>>,
+    radius: RealOf<S>,
+    colliders: &Arena<Collider<S>>,
+    sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+) -> RealOf<S> {
+    nodes(start, end, wraps, colliders, radius, &mut sc.nodes);
+    sc.path.compute(&sc.nodes, |i| wraps[i].turn);
     sc.path.length
 }
 
@@ -329,7 +346,8 @@ pub(crate) fn switch<S: Space>(
         let length = r.rest_length();
         if r.taut.active {
             let short = length * (RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, LEAVE));
-            let ell = polyline(r, ps, colliders, sc);
+            let ends = (ps.pos[r.idx[0] as usize], ps.pos[r.idx[n - 1] as usize]);
+            let ell = path_of(ends, &mut r.taut.wraps, r.radius, colliders, sc);
             if !interior_free || (r.taut.mode == TautMode::Auto && ell < short) {
                 r.taut.leave();
             }
@@ -377,7 +395,7 @@ pub(crate) fn switch<S: Space>(
         let ell = sc.path.length;
         let enter = length * (RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, ENTER));
         sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, LAYOUT_SAG), &mut sc.poly);
-        let mut laid = Vec::new();
+        let mut laid = core::mem::take(&mut sc.laid);
         lay_out(r, &sc.poly, &mut laid);
         let snap = RealOf::<S>::from_ratio(MAX_SNAP.0, MAX_SNAP.1);
         let close = points.iter().zip(&laid).all(|(&p, &q)| (p - q).length_squared() <= snap * snap);
@@ -385,6 +403,7 @@ pub(crate) fn switch<S: Space>(
         if auto && !(ell >= enter && close) {
             r.taut.wraps = wraps;
             r.taut.wraps.clear();
+            sc.laid = laid;
             continue;
         }
         // Taut from here: the interior on the path (velocities kept), the slack shared.
@@ -397,6 +416,7 @@ pub(crate) fn switch<S: Space>(
         for (&k, &p) in r.idx[1..n - 1].iter().zip(&laid[1..n - 1]) {
             ps.pos[k as usize] = p;
         }
+        sc.laid = laid;
         r.sleep.wake();
         // A path longer than the rope (a particle rope stretched by its load's pull) is
         // brought to length by moving its free ends, not by the next substep's solve,
@@ -415,8 +435,10 @@ pub(crate) fn path_points<S: Space>(r: &Rope<S>, ps: &ParticleSet<S>, colliders:
         return r.idx.iter().map(|&k| ps.pos[k as usize]).collect();
     }
     let mut sc = TautScratch::default();
-    let mut r = r.clone();
-    polyline(&mut r, ps, colliders, &mut sc);
+    let mut wraps = r.taut.wraps.clone();
+    let ends = (ps.pos[r.idx[0] as usize], ps.pos[r.idx[r.idx.len() - 1] as usize]);
+    path_of(ends, &mut wraps, r.radius, colliders, &mut sc);
+    sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, LAYOUT_SAG), &mut sc.poly);
     sc.poly
 }
 
