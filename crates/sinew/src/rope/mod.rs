@@ -301,13 +301,6 @@ impl<S: Space> RopeDef<S> {
                 value: None,
             });
         }
-        if self.taut != TautMode::Never && S::DIM != 2 {
-            return Err(SinewError::InvalidParameter {
-                what: "rope taut",
-                reason: "the taut representation is 2D only (use \"never\" in 3D)",
-                value: None,
-            });
-        }
         if self.points.len() < 2 {
             return Err(SinewError::InvalidParameter {
                 what: "rope points",

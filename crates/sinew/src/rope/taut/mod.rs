@@ -61,8 +61,11 @@
 //! `Never` is refused.
 
 pub(crate) mod geometry;
+pub(crate) mod path3;
+pub(crate) mod solid;
 pub(crate) mod solve;
 pub(crate) mod wrap;
+pub(crate) mod wrap3;
 
 use crate::arena::RawHandle;
 use crate::collider::ColliderHandle;
@@ -108,9 +111,11 @@ pub struct Wrap<R> {
     pub(crate) side: i32,
     /// Turn at the contact in its wrap direction (rad), continuous over laps.
     pub(crate) turn: R,
+    /// 3D: where the contact sits along its edge or axis (`0…1`); 0 in 2D.
+    pub(crate) at: R,
 }
 
-saved_state!(impl[R: Real] Wrap<R> { collider, feature, side, turn });
+saved_state!(impl[R: Real] Wrap<R> { collider, feature, side, turn, at });
 
 impl<R: Real> Wrap<R> {
     /// The collider wrapped.

@@ -4,7 +4,10 @@
 //! the module docs of [`super`]).
 
 use super::geometry::{Feature, Node, Path, collider_features, exp_small};
+use super::path3::polyline3;
+use super::solid::{Feature3, collider_features3};
 use super::wrap::{nodes, repair, reverse, string_pull, sweep_end, unwrap};
+use super::wrap3::{Work3, nodes3, path3, repair3, reverse3, string_pull3, sweep_end3, unwrap3};
 use super::{ENTER, LEAVE, MAX_SNAP, TautMode};
 use crate::arena::{Arena, RawHandle};
 use crate::collider::{Aabb, Collider, mix_friction};
@@ -21,6 +24,8 @@ const LAYOUT_SAG: i32 = 40_000;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TautScratch<V, R> {
     features: Vec<Feature<V, R>>,
+    features3: Vec<Feature3<V, R>>,
+    w3: Work3<V, R>,
     nodes: Vec<Node<V, R>>,
     path: Path<V, R>,
     removed: Vec<(RawHandle, u32)>,
@@ -35,9 +40,11 @@ fn gather<S: Space>(
     colliders: &Arena<Collider<S>>,
     radius: RealOf<S>,
     bounds: Option<&Aabb<VecOf<S>>>,
-    out: &mut Vec<Feature<VecOf<S>, RealOf<S>>>,
+    sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
 ) -> bool {
+    let (out, out3) = (&mut sc.features, &mut sc.features3);
     out.clear();
+    out3.clear();
     let mut moving = false;
     for (h, c) in colliders.iter() {
         if let (Some(b), Some((lo, hi))) = (bounds, c.shape.local_aabb()) {
@@ -47,7 +54,11 @@ fn gather<S: Space>(
             }
         }
         moving |= c.is_moving();
-        collider_features(h, c, radius, out);
+        if S::DIM == 2 {
+            collider_features(h, c, radius, out);
+        } else {
+            collider_features3(h, c, radius, out3);
+        }
     }
     moving
 }
@@ -104,6 +115,10 @@ pub(crate) fn update_contacts<S: Space>(
     colliders: &Arena<Collider<S>>,
     sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
 ) {
+    if S::DIM != 2 {
+        update_contacts3(r, ps, colliders, sc);
+        return;
+    }
     let (a, b) = (r.idx[0] as usize, r.idx[r.idx.len() - 1] as usize);
     let (s0, s1, e0, e1) = (ps.prev[a], ps.pos[a], ps.prev[b], ps.pos[b]);
     let length = r.rest_length();
@@ -122,7 +137,7 @@ pub(crate) fn update_contacts<S: Space>(
         reach = reach.max(n.rho.abs());
     }
     let pad = VecOf::<S>::splat(reach);
-    let moving = gather(colliders, r.radius, Some(&Aabb { min: lo - pad, max: hi + pad }), &mut sc.features);
+    let moving = gather(colliders, r.radius, Some(&Aabb { min: lo - pad, max: hi + pad }), sc);
     let before = t.wraps.len();
     // The end: unwrap at its new position, then sweep from the old one (the start where
     // it was).
@@ -158,6 +173,55 @@ pub(crate) fn update_contacts<S: Space>(
     }
 }
 
+/// [`update_contacts`] in 3D: the same stages with the features and path of
+/// `taut/wrap3.rs`.
+fn update_contacts3<S: Space>(
+    r: &mut Rope<S>,
+    ps: &ParticleSet<S>,
+    colliders: &Arena<Collider<S>>,
+    sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+) {
+    let (a, b) = (r.idx[0] as usize, r.idx[r.idx.len() - 1] as usize);
+    let (s0, s1, e0, e1) = (ps.prev[a], ps.pos[a], ps.prev[b], ps.pos[b]);
+    let length = r.rest_length();
+    let radius = r.radius;
+    let t = &mut r.taut;
+    nodes3(&mut t.wraps, colliders, radius, &mut sc.w3);
+    path3((s1, e1), &mut t.wraps, &mut sc.w3);
+    let slack0 = start_slack(&sc.w3.path, t.split, length, t.wraps.len());
+    let (mut lo, mut hi) = (s0.min_elem(s1).min_elem(e0.min_elem(e1)), s0.max_elem(s1).max_elem(e0.max_elem(e1)));
+    let mut reach = radius;
+    for f in &sc.w3.feats {
+        lo = lo.min_elem(f.a.min_elem(f.b));
+        hi = hi.max_elem(f.a.max_elem(f.b));
+        reach = reach.max(f.radius);
+    }
+    let pad = VecOf::<S>::splat(reach);
+    let moving = gather(colliders, radius, Some(&Aabb { min: lo - pad, max: hi + pad }), sc);
+    let before = t.wraps.len();
+    // The end: unwrap at its new position, then sweep from the old one.
+    sc.removed.clear();
+    unwrap3((s0, e1), &mut t.wraps, &mut sc.w3, colliders, radius, &mut sc.removed);
+    let mut changed = !sc.removed.is_empty();
+    changed |= sweep_end3(s0, (e0, e1), &mut t.wraps, &mut sc.w3, &sc.features3, &sc.removed) > 0;
+    // The start, on the reversed path.
+    reverse3(&mut t.wraps, &mut sc.w3);
+    sc.removed.clear();
+    unwrap3((e1, s1), &mut t.wraps, &mut sc.w3, colliders, radius, &mut sc.removed);
+    changed |= !sc.removed.is_empty();
+    changed |= sweep_end3(e1, (s0, s1), &mut t.wraps, &mut sc.w3, &sc.features3, &sc.removed) > 0;
+    reverse3(&mut t.wraps, &mut sc.w3);
+    let all = changed || t.wraps.len() != before || moving;
+    repair3((s1, e1), &mut t.wraps, &mut sc.w3, &sc.features3, colliders, radius, (4, all));
+    sc.removed.clear();
+    unwrap3((s1, e1), &mut t.wraps, &mut sc.w3, colliders, radius, &mut sc.removed);
+    repair3((s1, e1), &mut t.wraps, &mut sc.w3, &sc.features3, colliders, radius, (2, all));
+    path3((s1, e1), &mut t.wraps, &mut sc.w3);
+    if !t.wraps.is_empty() {
+        t.split = (sc.w3.path.lengths[0] - slack0).max(RealOf::<S>::ZERO);
+    }
+}
+
 /// One iteration of the length constraint (see the module docs of [`super`]); `mu` is the
 /// friction of a contact with `collider`.
 pub(crate) fn solve<S: Space>(
@@ -172,9 +236,8 @@ pub(crate) fn solve<S: Space>(
     let length = r.rest_length();
     let rope_friction = r.friction;
     let t = &mut r.taut;
-    nodes(ps.pos[a], ps.pos[b], &mut t.wraps, colliders, r.radius, &mut sc.nodes);
-    let path = &mut sc.path;
-    path.compute(&sc.nodes, |i| t.wraps[i].turn);
+    path_of((ps.pos[a], ps.pos[b]), &mut t.wraps, r.radius, colliders, sc);
+    let path = sc.path_for::<S>();
     let w = [ps.inv_mass[a], ps.inv_mass[b]];
     let last = path.dirs.len() - 1;
     if t.wraps.is_empty() {
@@ -226,6 +289,13 @@ pub(crate) fn solve<S: Space>(
     t.lambda[1] += l[1];
 }
 
+impl<V, R> TautScratch<V, R> {
+    /// The path last computed (by [`path_of`] or the 3D stages).
+    fn path_for<S: Space>(&self) -> &Path<V, R> {
+        if S::DIM == 2 { &self.path } else { &self.w3.path }
+    }
+}
+
 /// The path's polyline and the arc length at each of its points, for the rope's current
 /// contacts and end positions (in `sc.poly`; returns the path's length).
 fn polyline<S: Space>(
@@ -236,8 +306,18 @@ fn polyline<S: Space>(
 ) -> RealOf<S> {
     let ends = (ps.pos[r.idx[0] as usize], ps.pos[r.idx[r.idx.len() - 1] as usize]);
     let length = path_of(ends, &mut r.taut.wraps, r.radius, colliders, sc);
-    sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, LAYOUT_SAG), &mut sc.poly);
+    polyline_of::<S>(sc);
     length
+}
+
+/// The polyline of the path last computed by [`path_of`] (in `sc.poly`).
+fn polyline_of<S: Space>(sc: &mut TautScratch<VecOf<S>, RealOf<S>>) {
+    let sag = RealOf::<S>::from_ratio(1, LAYOUT_SAG);
+    if S::DIM == 2 {
+        sc.path.polyline(&sc.nodes, sag, &mut sc.poly);
+    } else {
+        polyline3(&sc.w3.path, &sc.w3.feats, &sc.w3.ats, sag, &mut sc.poly);
+    }
 }
 
 /// The path through `wraps` between the end positions `ends` (in `sc.nodes` and
@@ -249,9 +329,15 @@ fn path_of<S: Space>(
     colliders: &Arena<Collider<S>>,
     sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
 ) -> RealOf<S> {
-    nodes(start, end, wraps, colliders, radius, &mut sc.nodes);
-    sc.path.compute(&sc.nodes, |i| wraps[i].turn);
-    sc.path.length
+    if S::DIM == 2 {
+        nodes(start, end, wraps, colliders, radius, &mut sc.nodes);
+        sc.path.compute(&sc.nodes, |i| wraps[i].turn);
+        sc.path.length
+    } else {
+        nodes3(wraps, colliders, radius, &mut sc.w3);
+        path3((start, end), wraps, &mut sc.w3);
+        sc.w3.path.length
+    }
 }
 
 /// Positions along the polyline `poly` for every particle of the rope: particle `i` at
@@ -338,7 +424,7 @@ pub(crate) fn switch<S: Space>(
     let zero = RealOf::<S>::ZERO;
     for r in ropes.values_mut() {
         let n = r.idx.len();
-        if r.taut.mode == TautMode::Never || n < 2 || S::DIM != 2 {
+        if r.taut.mode == TautMode::Never || n < 2 {
             r.taut.leave();
             continue;
         }
@@ -378,23 +464,30 @@ pub(crate) fn switch<S: Space>(
             hi = hi.max_elem(p);
         }
         let pad = VecOf::<S>::splat(r.radius * RealOf::<S>::TWO);
-        gather(colliders, r.radius, Some(&Aabb { min: lo - pad, max: hi + pad }), &mut sc.features);
         // A particle rope rests on its obstacles at their features' radius (within the
-        // solver's tolerance): pulled against slightly smaller circles, its string is
+        // solver's tolerance): pulled against slightly smaller features, its string is
         // sure to catch on what it lies round.
         let margin = RealOf::<S>::from_ratio(1, 1000);
-        for f in &mut sc.features {
-            f.radius = (f.radius - margin.min(f.radius * RealOf::<S>::HALF)).max(RealOf::<S>::ZERO);
-        }
+        let bounds = Aabb { min: lo - pad, max: hi + pad };
         let mut wraps = core::mem::take(&mut r.taut.wraps);
-        string_pull(r.radius, &points, &sc.features, &mut wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
+        if S::DIM == 2 {
+            gather(colliders, r.radius, Some(&bounds), sc);
+            for f in &mut sc.features {
+                f.radius = (f.radius - margin.min(f.radius * RealOf::<S>::HALF)).max(RealOf::<S>::ZERO);
+            }
+            string_pull(r.radius, &points, &sc.features, &mut wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
+        } else {
+            // Edges moved out a little less than the rope's radius, balls a little smaller.
+            let shrink = margin.min(r.radius * RealOf::<S>::HALF);
+            gather(colliders, r.radius - shrink, Some(&bounds), sc);
+            string_pull3(&points, &sc.features3, colliders, r.radius, &mut wraps, &mut sc.w3, &mut sc.removed);
+        }
         // The path round the true features (the pull used slightly smaller ones).
         let (first, last) = (points[0], points[n - 1]);
-        nodes(first, last, &mut wraps, colliders, r.radius, &mut sc.nodes);
-        sc.path.compute(&sc.nodes, |i| wraps[i].turn);
-        let ell = sc.path.length;
+        path_of((first, last), &mut wraps, r.radius, colliders, sc);
+        polyline_of::<S>(sc);
+        let ell = sc.path_for::<S>().length;
         let enter = length * (RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, ENTER));
-        sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, LAYOUT_SAG), &mut sc.poly);
         let mut laid = core::mem::take(&mut sc.laid);
         lay_out(r, &sc.poly, &mut laid);
         let snap = RealOf::<S>::from_ratio(MAX_SNAP.0, MAX_SNAP.1);
@@ -409,7 +502,7 @@ pub(crate) fn switch<S: Space>(
         // Taut from here: the interior on the path (velocities kept), the slack shared.
         let t = &mut r.taut;
         t.split =
-            if wraps.is_empty() { zero } else { (sc.path.lengths[0] - (ell - length) * RealOf::<S>::HALF).max(zero) };
+            if wraps.is_empty() { zero } else { (sc.path_for::<S>().lengths[0] - (ell - length) * RealOf::<S>::HALF).max(zero) };
         t.wraps = wraps;
         t.active = true;
         t.lambda = [zero; 2];
@@ -438,7 +531,7 @@ pub(crate) fn path_points<S: Space>(r: &Rope<S>, ps: &ParticleSet<S>, colliders:
     let mut wraps = r.taut.wraps.clone();
     let ends = (ps.pos[r.idx[0] as usize], ps.pos[r.idx[r.idx.len() - 1] as usize]);
     path_of(ends, &mut wraps, r.radius, colliders, &mut sc);
-    sc.path.polyline(&sc.nodes, RealOf::<S>::from_ratio(1, LAYOUT_SAG), &mut sc.poly);
+    polyline_of::<S>(&mut sc);
     sc.poly
 }
 

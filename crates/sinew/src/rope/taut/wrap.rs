@@ -70,6 +70,61 @@ fn pivot<R: Real, V: Vector<R>>(node: Node<V, R>, e: V) -> V {
     tangent(node.center, node.rho, e, R::ZERO).map_or(node.center, |t| t.0)
 }
 
+/// Of the circles `(index, centre, radius)` in the plane, the first one met by a span
+/// pivoting on `p` while its end moves from `e0` to `e1` (see the module docs): its index,
+/// the fraction of the move at which it is met and the sweep's sense (`+1`:
+/// counter-clockwise). `None` when nothing is met or the span does not turn.
+pub(crate) fn first_hit<R: Real, V: Vector<R>>(
+    p: V,
+    (e0, e1): (V, V),
+    circles: impl Iterator<Item = (usize, V, R)>,
+) -> Option<(usize, R, R)> {
+    let tiny = R::GEOMETRIC_EPSILON;
+    let (d0, d1) = (e0 - p, e1 - p);
+    let sweep = cross(d0, d1);
+    let scale = d0.length() * d1.length();
+    if !(sweep.abs() > scale / R::from_i32(10 * ANGLE_TOLERANCE)) || !(scale > tiny) {
+        return None;
+    }
+    let sigma = sweep.signum0();
+    let total = angle(d0, d1) * sigma;
+    let m = e1 - e0;
+    let mut best: Option<(R, usize, R)> = None;
+    for (fi, center, radius) in circles {
+        let (vh, dist) = (center - p).normalize_and_length();
+        if !(dist > radius + tiny) {
+            continue;
+        }
+        let sin = radius / dist;
+        let cos = (R::ONE - sin * sin).max(R::ZERO).sqrt();
+        // The tangent direction met first by a span turning by `sigma`.
+        let u = vh * cos - perp(vh) * (sigma * sin);
+        let key = angle(d0, u) * sigma;
+        // A span already touching the feature (a rope resting on it) counts as
+        // meeting it now; one already past it by more does not.
+        let touching = -R::from_ratio(1, ANGLE_TOLERANCE);
+        if !(key > touching) || key > total {
+            continue;
+        }
+        if best.is_some_and(|(k, _, _)| k <= key) {
+            continue;
+        }
+        // The end's position when the span lies along `u`, and whether the feature
+        // is within the span's reach then.
+        let den = cross(u, m);
+        if den == R::ZERO {
+            continue;
+        }
+        let s = (-cross(u, d0) / den).clamp(R::ZERO, R::ONE);
+        let at = e0 + m * s;
+        if (at - p).dot(u) <= dist * cos {
+            continue;
+        }
+        best = Some((key, fi, s));
+    }
+    best.map(|(_, fi, s)| (fi, s, sigma))
+}
+
 /// Sweeps the end of the path from `e0` to `e1` (see the module docs). `nodes` are the
 /// path's nodes, ends included (the last one's centre is not read). `skip` are features
 /// not to wrap. Returns how many contacts were added.
@@ -82,60 +137,19 @@ pub(crate) fn sweep_end<R: Real, V: Vector<R>>(
 ) -> usize {
     let mut e0 = e0;
     let mut added = 0;
-    let tiny = R::GEOMETRIC_EPSILON;
     while added < MAX_WRAPS_PER_SWEEP && wraps.len() < MAX_CONTACTS {
         let p = pivot(nodes[nodes.len() - 2], e0);
-        let (d0, d1) = (e0 - p, e1 - p);
-        let sweep = cross(d0, d1);
-        let scale = d0.length() * d1.length();
-        if !(sweep.abs() > scale / R::from_i32(10 * ANGLE_TOLERANCE)) || !(scale > tiny) {
-            break;
-        }
-        let sigma = sweep.signum0();
-        let total = angle(d0, d1) * sigma;
-        let m = e1 - e0;
         let last = wraps.last().map(|w| (w.collider, w.feature));
-        let mut best: Option<(R, usize, V)> = None;
-        for (fi, f) in features.iter().enumerate() {
-            let id = (f.collider, f.index);
-            if Some(id) == last || skip.contains(&id) {
-                continue;
-            }
-            let (vh, dist) = (f.center - p).normalize_and_length();
-            if !(dist > f.radius + tiny) {
-                continue;
-            }
-            let sin = f.radius / dist;
-            let cos = (R::ONE - sin * sin).max(R::ZERO).sqrt();
-            // The tangent direction met first by a span turning by `sigma`.
-            let u = vh * cos - perp(vh) * (sigma * sin);
-            let key = angle(d0, u) * sigma;
-            // A span already touching the feature (a rope resting on it) counts as
-            // meeting it now; one already past it by more does not.
-            let touching = -R::from_ratio(1, ANGLE_TOLERANCE);
-            if !(key > touching) || key > total {
-                continue;
-            }
-            if best.is_some_and(|(k, _, _)| k <= key) {
-                continue;
-            }
-            // The end's position when the span lies along `u`, and whether the feature
-            // is within the span's reach then.
-            let den = cross(u, m);
-            if den == R::ZERO {
-                continue;
-            }
-            let s = (-cross(u, d0) / den).clamp(R::ZERO, R::ONE);
-            let at = e0 + m * s;
-            if (at - p).dot(u) <= dist * cos {
-                continue;
-            }
-            best = Some((key, fi, at));
-        }
-        let Some((_, fi, at)) = best else { break };
+        let circles = features
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| Some((f.collider, f.index)) != last && !skip.contains(&(f.collider, f.index)))
+            .map(|(fi, f)| (fi, f.center, f.radius));
+        let Some((fi, s, sigma)) = first_hit(p, (e0, e1), circles) else { break };
+        let at = e0 + (e1 - e0) * s;
         let f = features[fi];
         let side = sigma.to_f64() as i32;
-        wraps.push(Wrap { collider: f.collider, feature: f.index, side, turn: R::ZERO });
+        wraps.push(Wrap { collider: f.collider, feature: f.index, side, turn: R::ZERO, at: R::ZERO });
         nodes.insert(
             nodes.len() - 1,
             Node { center: f.center, rho: f.radius * R::from_i32(side), side: R::from_i32(side), hub: f.hub },
@@ -304,7 +318,7 @@ pub(crate) fn repair<R: Real, V: Vector<R>>(
                 if own(j.checked_sub(1)) || own(Some(j)) {
                     continue;
                 }
-                let w = Wrap { collider: f.collider, feature: f.index, side: pick.1, turn: R::ZERO };
+                let w = Wrap { collider: f.collider, feature: f.index, side: pick.1, turn: R::ZERO, at: R::ZERO };
                 let n = Node {
                     center: f.center,
                     rho: f.radius * R::from_i32(pick.1),

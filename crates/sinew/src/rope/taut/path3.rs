@@ -1,0 +1,273 @@
+//! The taut path in 3D: contacts that slide along their edges, arcs on round shapes.
+//!
+//! The path runs from the start through its contacts to the end. Each contact sits at a
+//! point `c = a + t(b − a)` of its feature's segment (`taut/solid.rs`):
+//!
+//! - **Sliding.** With its neighbours fixed at `P` (where the path arrives from) and `Q`
+//!   (where it goes), the `t` that makes `|P − c| + |c − Q|` shortest follows by unfolding
+//!   the two spans into one plane about the segment's line: with `αP, αQ` the positions of
+//!   the feet of `P` and `Q` along the line and `hP, hQ` their distances from it,
+//!
+//!   ```text
+//!   α* = αP + (αQ − αP)·hP / (hP + hQ)
+//!   ```
+//!
+//!   which is where the spans make equal angles with the edge (the law of reflection of a
+//!   taut string over an edge). `t` is clamped to the segment: a contact pushed past an
+//!   edge's end sits on its corner until the path leaves the shape or wraps the next edge.
+//! - **Round shapes.** On a ball (or a capsule, at its point `c`) of radius `ρ` the path
+//!   is shortest in the plane through `P`, `c` and `Q`: the tangents from `P` and `Q`
+//!   and the great-circle arc between their touching points. With `φ` the angle `PcQ`,
+//!   the arc turns `θ = φ − acos(ρ/|P − c|) − acos(ρ/|Q − c|)`; `θ < 0` means the straight
+//!   span `PQ` clears the ball and the contact unwraps. On a capsule the arc at `c` is the
+//!   exact geodesic when the rope crosses the axis at right angles (a rope over a pole) and
+//!   a close approximation otherwise (the true geodesic is a helix).
+//!
+//! Every contact depends on its neighbours, so the path is relaxed contact by contact
+//! (Gauss–Seidel on a convex function of the `t`s, warm-started from the last substep's
+//! `t`s): a few sweeps settle it.
+
+use super::geometry::Path;
+use super::solid::{Feature3, cross3};
+use crate::math::{Real, Vector};
+
+/// Relaxation sweeps over the contacts per path computation (a path warm-started from the
+/// last substep moves little; the sweeps stop early once no contact moves).
+const SWEEPS: usize = 32;
+
+/// Where a contact sits between `p` and `q` on the line `a–b`: the `t` of the shortest
+/// `|p − c| + |c − q|` (see the module docs), clamped to `[0, 1]`.
+#[must_use]
+pub(crate) fn slide<R: Real, V: Vector<R>>(p: V, q: V, a: V, b: V) -> R {
+    let (u, len) = (b - a).normalize_and_length();
+    if !(len > R::GEOMETRIC_EPSILON) {
+        return R::ZERO;
+    }
+    let (ap, aq) = ((p - a).dot(u), (q - a).dot(u));
+    let hp = (p - a - u * ap).length();
+    let hq = (q - a - u * aq).length();
+    let s = if hp + hq > R::GEOMETRIC_EPSILON { ap + (aq - ap) * (hp / (hp + hq)) } else { (ap + aq) * R::HALF };
+    (s / len).clamp(R::ZERO, R::ONE)
+}
+
+/// The path round a ball `(c, ρ)` from `p` to `q` in their plane: the touching points of
+/// the two tangents and the arc's turn (negative: `pq` clears the ball). `hint` picks the
+/// plane when `p`, `c` and `q` are in line.
+#[must_use]
+pub(crate) fn round<R: Real, V: Vector<R>>(p: V, q: V, c: V, rho: R, hint: V) -> (V, V, R) {
+    let (x, y) = (p - c, q - c);
+    let (e1, lx) = x.normalize_and_length();
+    let mut n = cross3(x, y);
+    if !(n.length_squared() > R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON * lx * lx) {
+        n = cross3(x, hint);
+        if !(n.length_squared() > R::GEOMETRIC_EPSILON) {
+            n = cross3(x, x.any_orthogonal());
+        }
+    }
+    let e2 = cross3(n, e1).normalize_or_zero();
+    let ly = y.length();
+    let phi = y.dot(e2).atan2(y.dot(e1));
+    let alpha = if lx > rho { (rho / lx).acos_clamped() } else { R::ZERO };
+    let beta = if ly > rho { (rho / ly).acos_clamped() } else { R::ZERO };
+    let at = |a: R| c + (e1 * a.cos() + e2 * a.sin()) * rho;
+    let theta = phi - alpha - beta;
+    if theta > R::ZERO {
+        (at(alpha), at(phi - beta), theta)
+    } else {
+        // No wrap: both touching points where the straight span passes nearest.
+        let mid = at((alpha + phi - beta) * R::HALF);
+        (mid, mid, theta)
+    }
+}
+
+/// Computes the 3D path from `start` through the contacts on `feats` (at `ats`, updated
+/// as they slide) to `end` into `path` (spans, turns, length; see [`Path`]). `hints` are
+/// the contacts' last touching points, which keep a round contact's plane when its
+/// neighbours line up with its centre.
+pub(crate) fn compute3<R: Real, V: Vector<R>>(
+    path: &mut Path<V, R>,
+    (start, end): (V, V),
+    feats: &[Feature3<V, R>],
+    ats: &mut [R],
+) {
+    let m = feats.len();
+    // Touching points: in[i] = ends[i].1, out[i] = ends[i + 1].0.
+    path.ends.clear();
+    path.ends.push((start, feats.first().map_or(end, |f| f.at(ats[0]))));
+    for i in 0..m {
+        let c = feats[i].at(ats[i]);
+        let next = feats.get(i + 1).map_or(end, |f| f.at(ats[i + 1]));
+        path.ends.push((c, next));
+    }
+    let tol = R::GEOMETRIC_EPSILON * R::from_i32(4);
+    for _ in 0..SWEEPS {
+        let mut moved = R::ZERO;
+        for i in 0..m {
+            let f = feats[i];
+            let p = path.ends[i].0;
+            let q = path.ends[i + 1].1;
+            if f.a != f.b {
+                let t = slide(p, q, f.a, f.b);
+                moved = moved.max(((t - ats[i]) * (f.b - f.a).length()).abs());
+                ats[i] = t;
+            }
+            let c = f.at(ats[i]);
+            let (tin, tout) = if f.radius > R::ZERO {
+                let hint = path.ends[i].1 - c;
+                let (a, b, _) = round(p, q, c, f.radius, hint);
+                (a, b)
+            } else {
+                (c, c)
+            };
+            moved = moved.max((tin - path.ends[i].1).length()).max((tout - path.ends[i + 1].0).length());
+            path.ends[i].1 = tin;
+            path.ends[i + 1].0 = tout;
+        }
+        if !(moved > tol) {
+            break;
+        }
+    }
+    path.dirs.clear();
+    path.lengths.clear();
+    path.turns.clear();
+    let mut length = R::ZERO;
+    for &(p, q) in &path.ends {
+        let (d, len) = (q - p).normalize_and_length();
+        path.dirs.push(d);
+        path.lengths.push(len);
+        length += len;
+    }
+    for i in 0..m {
+        let f = feats[i];
+        let turn = if f.radius > R::ZERO {
+            let (p, q) = (path.ends[i].0, path.ends[i + 1].1);
+            round(p, q, f.at(ats[i]), f.radius, path.ends[i].1 - f.at(ats[i])).2
+        } else {
+            let (din, dout) = (path.dirs[i], path.dirs[i + 1]);
+            cross3(din, dout).length().atan2(din.dot(dout))
+        };
+        path.turns.push(turn);
+        length += f.radius * turn.max(R::ZERO);
+    }
+    path.length = length;
+}
+
+/// Points of a computed 3D path (see [`Path::polyline`]): spans' ends, arcs on round
+/// contacts sampled so that no chord lies more than `max_sag` inside its arc.
+pub(crate) fn polyline3<R: Real, V: Vector<R>>(
+    path: &Path<V, R>,
+    feats: &[Feature3<V, R>],
+    ats: &[R],
+    max_sag: R,
+    out: &mut Vec<V>,
+) {
+    out.clear();
+    for (j, &(p, q)) in path.ends.iter().enumerate() {
+        if j > 0 {
+            let (f, turn) = (feats[j - 1], path.turns[j - 1]);
+            let r = f.radius;
+            if r > R::GEOMETRIC_EPSILON && turn > R::ZERO {
+                let c = f.at(ats[j - 1]);
+                let max_angle = (max_sag * R::from_i32(8) / r).sqrt().min(R::from_ratio(1, 8));
+                let from = path.ends[j - 1].1 - c;
+                let e1 = from.normalize_or_zero();
+                let to = p - c;
+                let e2 = (to - e1 * to.dot(e1)).normalize_or_zero();
+                let k = (turn / max_angle).to_f64().ceil().clamp(1.0, 256.0) as i32;
+                for s in 1..k {
+                    let a = turn * R::from_i32(s) / R::from_i32(k);
+                    out.push(c + (e1 * a.cos() + e2 * a.sin()) * r);
+                }
+            }
+        }
+        if out.last() != Some(&p) {
+            out.push(p);
+        }
+        out.push(q);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::RawHandle;
+    use crate::math::Vector3;
+
+    type V = Vector3<f64>;
+
+    fn edge(a: V, b: V) -> Feature3<V, f64> {
+        Feature3 { a, b, radius: 0.0, collider: RawHandle { index: 0, generation: 0 }, index: 0 }
+    }
+
+    #[test]
+    fn a_contact_slides_to_equal_angles_with_its_edge() {
+        let (p, q) = (V::new(-2.0, 1.0, -1.0), V::new(3.0, 0.5, 2.0));
+        let (a, b) = (V::new(0.0, 2.0, -5.0), V::new(0.0, 2.0, 5.0));
+        let t = slide(p, q, a, b);
+        let c = a + (b - a) * t;
+        let u = (b - a).normalize_or_zero();
+        let (din, dout) = ((c - p).normalize_or_zero(), (q - c).normalize_or_zero());
+        assert!((din.dot(u) - dout.dot(u)).abs() < 1e-12, "{} {}", din.dot(u), dout.dot(u));
+        // And it is the shortest: nearby points on the edge are longer.
+        let len = |t: f64| (a + (b - a) * t - p).length() + (q - a - (b - a) * t).length();
+        assert!(len(t) < len(t + 1e-4) && len(t) < len(t - 1e-4));
+    }
+
+    #[test]
+    fn a_path_over_a_ball_is_two_tangents_and_a_great_circle_arc() {
+        // From (−2, 0, 0) over a unit ball to (2, 0, 0), in the plane z = 0, over the top.
+        let (p, q, c) = (V::new(-2.0, 0.0, 0.0), V::new(2.0, 0.0, 0.0), V::ZERO);
+        let (tin, tout, theta) = round(p, q, c, 1.0, V::new(0.0, 1.0, 0.0));
+        assert!((theta - core::f64::consts::PI / 3.0).abs() < 1e-12, "{theta}");
+        assert!(((tin - c).length() - 1.0).abs() < 1e-12);
+        assert!((tin - p).dot(tin - c).abs() < 1e-12, "tangent at the touching point");
+        assert!((tout - q).dot(tout - c).abs() < 1e-12);
+        assert!(tin.y > 0.0 && tout.y > 0.0, "over the side of the hint");
+    }
+
+    #[test]
+    fn a_path_over_two_edges_is_shortest_by_unfolding() {
+        // Over the top of a 1 m box between x = ±0.5, y = 0.5, from (−2, −1, −1) to
+        // (2, −1, 2): unfolded, one straight line.
+        let feats = [
+            edge(V::new(-0.5, 0.5, -5.0), V::new(-0.5, 0.5, 5.0)),
+            edge(V::new(0.5, 0.5, -5.0), V::new(0.5, 0.5, 5.0)),
+        ];
+        let mut ats = [0.5, 0.5];
+        let mut path = Path::default();
+        let (s, e) = (V::new(-2.0, -1.0, -1.0), V::new(2.0, -1.0, 2.0));
+        compute3(&mut path, (s, e), &feats, &mut ats);
+        // Unfolded length: the path's run across the edges is 1.5·√2 + 1 + 1.5·√2 (to
+        // each edge's line and across the top); its z travel is 3. From a cold start
+        // (both contacts mid-edge) the relaxation's sweeps settle it to 1e-10.
+        let run = 1.5 * 2f64.sqrt() * 2.0 + 1.0;
+        let expect = (run * run + 9.0).sqrt();
+        assert!((path.length - expect).abs() < 1e-10, "{} vs {expect}", path.length);
+        for i in 0..2 {
+            let u = V::new(0.0, 0.0, 1.0);
+            assert!((path.dirs[i].dot(u) - path.dirs[i + 1].dot(u)).abs() < 1e-5, "equal angles at {i}");
+        }
+    }
+
+    #[test]
+    fn an_arc_is_drawn_on_the_ball() {
+        let feats = [Feature3 {
+            a: V::ZERO,
+            b: V::ZERO,
+            radius: 1.0,
+            collider: RawHandle { index: 0, generation: 0 },
+            index: 0,
+        }];
+        let mut ats = [0.0];
+        let mut path = Path::default();
+        compute3(&mut path, (V::new(-2.0, 0.1, 0.3), V::new(2.0, 0.1, -0.2)), &feats, &mut ats);
+        let mut pts = Vec::new();
+        polyline3(&path, &feats, &ats, 1e-4, &mut pts);
+        assert!(pts.len() > 8, "{}", pts.len());
+        assert!(pts.iter().all(|p| p.length() >= 1.0 - 1e-9), "nothing inside the ball");
+        let arc: Vec<_> = pts[1..pts.len() - 1].to_vec();
+        assert!(arc.iter().all(|p| (p.length() - 1.0).abs() < 1e-9), "the arc lies on the ball");
+        let poly: f64 = pts.windows(2).map(|w| (w[1] - w[0]).length()).sum();
+        assert!((poly - path.length).abs() < 1e-3, "{poly} vs {}", path.length);
+    }
+}

@@ -1,0 +1,288 @@
+//! Wrapping and unwrapping in 3D (the method is the 2D one of `taut/wrap.rs`, with the
+//! 3D features of `taut/solid.rs` and the sliding path of `taut/path3.rs`):
+//!
+//! - **Wrap (swept).** An end moving from `e₀` to `e₁` sweeps the triangle
+//!   `(P, e₀, e₁)` about its pivot `P`. In the triangle's plane every feature is a circle:
+//!   an edge or capsule axis where it pierces the plane (the rope's or the capsule's
+//!   radius round it), a ball or capsule cap its section by the plane. The plane's first
+//!   circle hit (the 2D sweep) is the first feature hit; it becomes a contact at the
+//!   point of its segment in the plane, and the sweep goes on about it.
+//! - **Unwrap.** A contact on a round shape unwraps when its arc's turn goes negative
+//!   (the straight span clears the ball); one on an edge when the straight span that
+//!   would replace it no longer passes within half the rope's radius of the shape.
+//! - **Repair.** A span through a shape (a moving collider, a contact that slid off an
+//!   edge's end onto a face) gets a contact on that shape's feature of the shortest
+//!   detour, each pass one contact, until no span crosses.
+
+use super::Wrap;
+use super::geometry::Path;
+use super::path3::{compute3, round, slide};
+use super::solid::{Feature3, cross3, crosses, feature_of3, inside};
+use super::wrap::{MAX_CONTACTS, first_hit};
+use crate::arena::{Arena, RawHandle};
+use crate::collider::Collider;
+use crate::math::{Real, Vector, Vector2};
+use crate::space::{RealOf, Space, VecOf};
+
+/// Most contacts one sweep adds.
+const MAX_WRAPS_PER_SWEEP: usize = 16;
+
+/// Turns below `−1/ANGLE_TOLERANCE` rad unwrap a round contact.
+const ANGLE_TOLERANCE: i32 = 100_000;
+
+/// Working memory of the 3D path.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Work3<V, R> {
+    /// Each contact's feature (in step with the rope's contacts).
+    pub feats: Vec<Feature3<V, R>>,
+    /// Each contact's position along its feature.
+    pub ats: Vec<R>,
+    /// The path.
+    pub path: Path<V, R>,
+    /// Features met in a sweep's plane: index, centre and radius in the plane, `t`.
+    plane: Vec<(usize, Vector2<R>, R, R)>,
+}
+
+/// The features of the contacts into `w.feats`; a contact whose collider or feature no
+/// longer exists is dropped.
+pub(crate) fn nodes3<S: Space>(
+    wraps: &mut Vec<Wrap<RealOf<S>>>,
+    colliders: &Arena<Collider<S>>,
+    rope_radius: RealOf<S>,
+    w: &mut Work3<VecOf<S>, RealOf<S>>,
+) {
+    w.feats.clear();
+    wraps.retain(|c| match colliders.get(c.collider).and_then(|k| feature_of3(c.collider, k, c.feature, rope_radius)) {
+        Some(f) => {
+            w.feats.push(f);
+            true
+        }
+        None => false,
+    });
+}
+
+/// The path between `ends` through the contacts (whose features are in `w.feats`); the
+/// contacts slide and their turns are written back.
+pub(crate) fn path3<R: Real, V: Vector<R>>(ends: (V, V), wraps: &mut [Wrap<R>], w: &mut Work3<V, R>) {
+    w.ats.clear();
+    w.ats.extend(wraps.iter().map(|c| c.at));
+    compute3(&mut w.path, ends, &w.feats, &mut w.ats);
+    for ((c, &t), &turn) in wraps.iter_mut().zip(&w.ats).zip(&w.path.turns) {
+        c.at = t;
+        c.turn = turn;
+    }
+}
+
+/// Removes contacts that no longer hold (see the module docs), recomputing the path
+/// after each; the removed features go to `removed`.
+pub(crate) fn unwrap3<S: Space>(
+    ends: (VecOf<S>, VecOf<S>),
+    wraps: &mut Vec<Wrap<RealOf<S>>>,
+    w: &mut Work3<VecOf<S>, RealOf<S>>,
+    colliders: &Arena<Collider<S>>,
+    rope_radius: RealOf<S>,
+    removed: &mut Vec<(RawHandle, u32)>,
+) {
+    let eps = RealOf::<S>::from_ratio(1, ANGLE_TOLERANCE);
+    loop {
+        path3(ends, wraps, w);
+        let bad = |i: usize| {
+            let f = w.feats[i];
+            if f.radius > RealOf::<S>::ZERO {
+                return w.path.turns[i] < -eps;
+            }
+            let (p, q) = (w.path.ends[i].0, w.path.ends[i + 1].1);
+            colliders.get(f.collider).is_none_or(|c| !crosses(c, p, q, rope_radius * RealOf::<S>::HALF))
+        };
+        let Some(i) = (0..wraps.len()).find(|&i| bad(i)) else { break };
+        let c = wraps.remove(i);
+        w.feats.remove(i);
+        removed.push((c.collider, c.feature));
+    }
+}
+
+/// Sweeps the end of the path from `e0` to `e1` (see the module docs); `start` is the
+/// path's other end. `features` are the candidates, `skip` features not to wrap. Returns
+/// how many contacts were added.
+pub(crate) fn sweep_end3<R: Real, V: Vector<R>>(
+    start: V,
+    (e0, e1): (V, V),
+    wraps: &mut Vec<Wrap<R>>,
+    w: &mut Work3<V, R>,
+    features: &[Feature3<V, R>],
+    skip: &[(RawHandle, u32)],
+) -> usize {
+    let mut e0 = e0;
+    let mut added = 0;
+    let tiny = R::GEOMETRIC_EPSILON;
+    while added < MAX_WRAPS_PER_SWEEP && wraps.len() < MAX_CONTACTS {
+        // The pivot: the other end, or where the span leaves the last contact.
+        path3((start, e0), wraps, w);
+        let m = wraps.len();
+        let p = if m == 0 { start } else { w.path.ends[m].0 };
+        let (d0, d1) = (e0 - p, e1 - p);
+        let (u, l0) = d0.normalize_and_length();
+        let n = cross3(d0, d1).normalize_or_zero();
+        if !(l0 > tiny) || n == V::ZERO {
+            break;
+        }
+        let v = cross3(n, u);
+        let flat = |x: V| Vector2::new((x - p).dot(u), (x - p).dot(v));
+        let last = wraps.last().map(|c| (c.collider, c.feature));
+        w.plane.clear();
+        for (fi, f) in features.iter().enumerate() {
+            let id = (f.collider, f.index);
+            if Some(id) == last || skip.contains(&id) {
+                continue;
+            }
+            let axis = f.b - f.a;
+            let den = axis.dot(n);
+            let mut t = R::ZERO;
+            if den.abs() > tiny * axis.length() && axis != V::ZERO {
+                t = (p - f.a).dot(n) / den;
+                if t >= R::ZERO && t <= R::ONE {
+                    w.plane.push((fi, flat(f.at(t)), f.radius, t));
+                    continue;
+                }
+                if f.radius == R::ZERO {
+                    continue;
+                }
+                t = t.clamp(R::ZERO, R::ONE);
+            } else if axis != V::ZERO && f.radius == R::ZERO {
+                continue;
+            }
+            // A ball, a capsule's cap or a capsule lying in the plane: its section.
+            let c = f.at(t);
+            let h = (c - p).dot(n);
+            let r2 = f.radius * f.radius - h * h;
+            if r2 > R::ZERO {
+                w.plane.push((fi, flat(c - n * h), r2.sqrt(), t));
+            }
+        }
+        let circles = w.plane.iter().enumerate().map(|(k, &(_, c, r, _))| (k, c, r));
+        let Some((k, s, _)) = first_hit(Vector2::ZERO, (flat(e0), flat(e1)), circles) else { break };
+        let (fi, _, _, t) = w.plane[k];
+        let f = features[fi];
+        wraps.push(Wrap { collider: f.collider, feature: f.index, side: 0, turn: R::ZERO, at: t });
+        w.feats.push(f);
+        e0 = e0 + (e1 - e0) * s;
+        added += 1;
+    }
+    added
+}
+
+/// Spans through colliders (see "Repair" in the module docs): per pass, a contact on the
+/// feature of the shortest detour round the first shape a span crosses; every span if
+/// `all`, else the two end spans. Returns whether anything was added.
+pub(crate) fn repair3<S: Space>(
+    ends: (VecOf<S>, VecOf<S>),
+    wraps: &mut Vec<Wrap<RealOf<S>>>,
+    w: &mut Work3<VecOf<S>, RealOf<S>>,
+    features: &[Feature3<VecOf<S>, RealOf<S>>],
+    colliders: &Arena<Collider<S>>,
+    rope_radius: RealOf<S>,
+    (passes, all): (usize, bool),
+) -> bool {
+    let mut any = false;
+    for _ in 0..passes {
+        if wraps.len() >= MAX_CONTACTS {
+            break;
+        }
+        path3(ends, wraps, w);
+        let last = w.path.ends.len() - 1;
+        let mut insert = None;
+        'spans: for (j, &(a, b)) in w.path.ends.iter().enumerate() {
+            if !all && j != 0 && j != last {
+                continue;
+            }
+            let mut k = 0;
+            while k < features.len() {
+                let h = features[k].collider;
+                let mut end = k;
+                while end < features.len() && features[end].collider == h {
+                    end += 1;
+                }
+                let group = &features[k..end];
+                k = end;
+                let Some(c) = colliders.get(h) else { continue };
+                let is_round = group[0].radius > RealOf::<S>::ZERO;
+                let inflate = if is_round { rope_radius * RealOf::<S>::HALF } else { RealOf::<S>::ZERO };
+                if inside(c, a) || inside(c, b) || !crosses(c, a, b, inflate) {
+                    continue;
+                }
+                // Not the span's own contacts.
+                let own = |f: &Feature3<VecOf<S>, RealOf<S>>| {
+                    [j.checked_sub(1), Some(j)]
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|i| wraps.get(i))
+                        .any(|c| (c.collider, c.feature) == (f.collider, f.index))
+                };
+                let mut best: Option<(RealOf<S>, usize, RealOf<S>)> = None;
+                for (gi, f) in group.iter().enumerate() {
+                    if own(f) {
+                        continue;
+                    }
+                    let t = if f.a == f.b { RealOf::<S>::ZERO } else { slide(a, b, f.a, f.b) };
+                    let x = f.at(t);
+                    let len = if f.radius > RealOf::<S>::ZERO {
+                        let (tin, tout, theta) = round(a, b, x, f.radius, (b - a).any_orthogonal());
+                        (tin - a).length() + f.radius * theta.max(RealOf::<S>::ZERO) + (b - tout).length()
+                    } else {
+                        (x - a).length() + (b - x).length()
+                    };
+                    if best.is_none_or(|(l, _, _)| len < l) {
+                        best = Some((len, gi, t));
+                    }
+                }
+                if let Some((_, gi, t)) = best {
+                    insert = Some((j, group[gi], t));
+                    break 'spans;
+                }
+            }
+        }
+        let Some((j, f, t)) = insert else { break };
+        wraps.insert(j, Wrap { collider: f.collider, feature: f.index, side: 0, turn: RealOf::<S>::ZERO, at: t });
+        w.feats.insert(j, f);
+        any = true;
+    }
+    if any {
+        path3(ends, wraps, w);
+    }
+    any
+}
+
+/// Reverses a 3D path's contacts (the start becomes the end).
+pub(crate) fn reverse3<V, R>(wraps: &mut [Wrap<R>], w: &mut Work3<V, R>) {
+    wraps.reverse();
+    w.feats.reverse();
+}
+
+/// The taut path of a particle rope through `points` in 3D (see "String pulling" in
+/// `taut/wrap.rs`): contacts into `wraps` (cleared first).
+pub(crate) fn string_pull3<S: Space>(
+    points: &[VecOf<S>],
+    features: &[Feature3<VecOf<S>, RealOf<S>>],
+    colliders: &Arena<Collider<S>>,
+    rope_radius: RealOf<S>,
+    wraps: &mut Vec<Wrap<RealOf<S>>>,
+    w: &mut Work3<VecOf<S>, RealOf<S>>,
+    removed: &mut Vec<(RawHandle, u32)>,
+) {
+    wraps.clear();
+    w.feats.clear();
+    let Some((&first, rest)) = points.split_first() else { return };
+    let Some(&second) = rest.first() else { return };
+    let mut e0 = second;
+    for &e1 in &rest[1..] {
+        removed.clear();
+        unwrap3((first, e1), wraps, w, colliders, rope_radius, removed);
+        sweep_end3(first, (e0, e1), wraps, w, features, removed);
+        e0 = e1;
+    }
+    let last = points[points.len() - 1];
+    repair3((first, last), wraps, w, features, colliders, rope_radius, (4, true));
+    removed.clear();
+    unwrap3((first, last), wraps, w, colliders, rope_radius, removed);
+    path3((first, last), wraps, w);
+}
