@@ -423,7 +423,7 @@ pub struct RopeSpec {
     pub attach: Option<RopeAttachSpec>,
     /// When the rope is a taut polyline round its obstacles instead of particles:
     /// `"never"` (default), `"auto"` (taut when pulled straight, slack when rope is left
-    /// over) or `"always"` (2D only).
+    /// over) or `"always"`.
     #[serde(default)]
     pub taut: Option<String>,
 }

@@ -26,7 +26,7 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 /// `sinew simulate scenes/golden_fixed_2d.json --frames 1000 --every 1000`.
 const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
 const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
-const GOLDEN_ROPE_2D: u64 = 0x84bf_c812_9719_e301;
+const GOLDEN_ROPE_2D: u64 = 0xbb36_e642_3a54_bdbd;
 const GOLDEN_RAGDOLL_2D: u64 = 0xf0c6_1988_2f2e_fe27;
 
 #[test]

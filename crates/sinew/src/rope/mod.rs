@@ -145,7 +145,7 @@ pub struct RopeDef<S: Space> {
     /// The same for the rope's last node (replacing the last point).
     pub attach_end: Option<ParticleHandle>,
     /// When the rope uses the taut representation ([`taut`]); default
-    /// [`TautMode::Never`]. 2D only.
+    /// [`TautMode::Never`].
     pub taut: TautMode,
 }
 

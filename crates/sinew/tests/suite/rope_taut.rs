@@ -2,6 +2,7 @@
 //! wraps and unwraps, the length it holds, capstan friction and the switch from and to the
 //! particle rope.
 
+use crate::rng::Rng;
 use sinew::prelude::*;
 use sinew::{ColliderHandle, RopeHandle, World};
 
@@ -363,21 +364,6 @@ fn a_taut_rope_at_rest_does_not_move() {
         let moved = worst_difference(&now, &last);
         assert!(moved <= 1e-6, "frame {f}: a particle moved {moved:.2e} m");
         last = now;
-    }
-}
-
-/// A small deterministic generator for the property tests (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
     }
 }
 

@@ -6,6 +6,7 @@
 //! simulated, a few seconds; `SINEW_SOAK_STEPS=1000000 cargo test -p sinew --test suite
 //! soak` runs the 10⁶ of issue #26).
 
+use crate::rng::Rng;
 use sinew::prelude::*;
 use sinew::ragdoll::presets;
 use sinew::{RopeHandle, World};
@@ -14,18 +15,6 @@ const DT: f64 = 1.0 / 60.0;
 const G: f64 = 9.81;
 /// Strongest gust (m/s).
 const GUST: f64 = 15.0;
-
-/// xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 /// Kinetic plus gravitational energy above the floor (J).
 fn energy<R: Real>(w: &World<Space2<R>>) -> f64 {
@@ -73,9 +62,9 @@ fn soak<R: Real>(steps: u64) {
         if step % 600 == 0 {
             // A new gust: direction, strength and drag at random (drag·dt/m up to ~300).
             for &h in &ropes {
-                let a = rng.unit() * std::f64::consts::TAU;
-                let s = GUST * rng.unit();
-                let drag = 3.0 * rng.unit() * rng.unit();
+                let a = rng.next() * std::f64::consts::TAU;
+                let s = GUST * rng.next();
+                let drag = 3.0 * rng.next() * rng.next();
                 w.set_rope_wind(h, v(s * a.cos(), s * a.sin()), R::from_f64(drag)).unwrap();
             }
         }

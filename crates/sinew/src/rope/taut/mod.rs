@@ -56,9 +56,15 @@
 //! shortest whatever the slack (`L` is then a maximum); [`TautMode::Never`] (the default)
 //! keeps the particle rope.
 //!
-//! 2D only: in 3D the taut path needs contacts sliding along box and hull edges and
-//! geodesics on spheres, which are not built; a 3D rope asking for a taut mode other than
-//! `Never` is refused.
+//! # 3D
+//! The same method with 3D features (`taut/solid.rs`): box and hull edges, on which a
+//! contact slides to keep the path locally shortest (equal angles with the edge in and
+//! out), balls wrapped on great-circle arcs and capsules on helices (`taut/path3.rs`),
+//! and the sweep, unwrap and repair of `taut/wrap3.rs`. Limits: a rope over a capsule's
+//! cap is wrapped on the cap's ball at one point of the axis, which can let a span cut the
+//! capsule's side; an edge is sharp (moved out by the rope's radius), so a particle rope
+//! lying round it is up to `0.3·r` from the taut path and the switch to taut may move it
+//! that much (plus the 1 mm of 2D).
 
 pub(crate) mod geometry;
 pub(crate) mod path3;
@@ -113,9 +119,13 @@ pub struct Wrap<R> {
     pub(crate) turn: R,
     /// 3D: where the contact sits along its edge or axis (`0…1`); 0 in 2D.
     pub(crate) at: R,
+    /// 3D, round shapes: the unit normal of the plane the rope wraps in, oriented so that
+    /// the rope turns positively about it (zero until first computed, and in 2D). It keeps
+    /// the side of the wrap, as `side` does in 2D.
+    pub(crate) normal: [R; 3],
 }
 
-saved_state!(impl[R: Real] Wrap<R> { collider, feature, side, turn, at });
+saved_state!(impl[R: Real] Wrap<R> { collider, feature, side, turn, at, normal });
 
 impl<R: Real> Wrap<R> {
     /// The collider wrapped.
@@ -123,12 +133,21 @@ impl<R: Real> Wrap<R> {
     pub fn collider(&self) -> ColliderHandle {
         ColliderHandle(self.collider)
     }
-    /// Which feature: vertex index of a box or polygon, cap 0/1 of a capsule, 0 of a ball.
+    /// Which feature. 2D: vertex index of a box or polygon, cap 0/1 of a capsule, 0 of a
+    /// ball. 3D: edge index of a box (`4·axis + signs`: the edge along local axis `axis`,
+    /// bit 0 of `signs` the sign of the next axis, bit 1 of the one after) or of a hull
+    /// (in the order of its edges), 0 of a ball or capsule.
     #[must_use]
     pub fn feature(&self) -> u32 {
         self.feature
     }
-    /// `+1` when the rope turns left (counter-clockwise) round it, `−1` right.
+    /// 3D: where the contact sits along its edge or capsule axis, `0…1` (it slides to keep
+    /// the path shortest); 0 in 2D.
+    #[must_use]
+    pub fn along(&self) -> R {
+        self.at
+    }
+    /// 2D: `+1` when the rope turns left (counter-clockwise) round it, `−1` right; 0 in 3D.
     #[must_use]
     pub fn side(&self) -> i32 {
         self.side

@@ -51,44 +51,94 @@ pub(crate) fn slide<R: Real, V: Vector<R>>(p: V, q: V, a: V, b: V) -> R {
 }
 
 /// The path round a ball `(c, ρ)` from `p` to `q` in their plane: the touching points of
-/// the two tangents and the arc's turn (negative: `pq` clears the ball). `hint` picks the
-/// plane when `p`, `c` and `q` are in line.
+/// the two tangents, the arc's turn (negative: the rope has come off the ball) and the
+/// plane's normal, oriented so that the rope turns positively about it. `normal` is the
+/// last one (zero for a new contact, which takes the shorter way round): the rope stays
+/// on its side of the ball, and turns more than a half turn round it when its ends swing
+/// past the far side (the 3D form of a lap), with the plane kept when `p`, `c` and `q`
+/// line up.
 #[must_use]
-pub(crate) fn round<R: Real, V: Vector<R>>(p: V, q: V, c: V, rho: R, hint: V) -> (V, V, R) {
+pub(crate) fn round<R: Real, V: Vector<R>>(p: V, q: V, c: V, rho: R, normal: V) -> (V, V, R, V) {
     let (x, y) = (p - c, q - c);
     let (e1, lx) = x.normalize_and_length();
-    let mut n = cross3(x, y);
-    if !(n.length_squared() > R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON * lx * lx) {
-        n = cross3(x, hint);
-        if !(n.length_squared() > R::GEOMETRIC_EPSILON) {
-            n = cross3(x, x.any_orthogonal());
-        }
-    }
-    let e2 = cross3(n, e1).normalize_or_zero();
     let ly = y.length();
-    let phi = y.dot(e2).atan2(y.dot(e1));
+    let cr = cross3(x, y);
+    let tiny = R::GEOMETRIC_EPSILON * lx * ly;
+    let mut n = if cr.length_squared() > tiny * tiny { cr.normalize_or_zero() } else { V::ZERO };
+    if n == V::ZERO {
+        n = (normal - e1 * normal.dot(e1)).normalize_or_zero();
+        if n == V::ZERO {
+            n = e1.any_orthogonal().normalize_or_zero();
+        }
+    } else if normal.dot(n) < R::ZERO {
+        n = -n;
+    }
+    let e2 = cross3(n, e1);
+    let mut phi = y.dot(e2).atan2(y.dot(e1));
+    if phi < R::ZERO {
+        phi += R::PI * R::TWO;
+    }
     let alpha = if lx > rho { (rho / lx).acos_clamped() } else { R::ZERO };
     let beta = if ly > rho { (rho / ly).acos_clamped() } else { R::ZERO };
     let at = |a: R| c + (e1 * a.cos() + e2 * a.sin()) * rho;
     let theta = phi - alpha - beta;
     if theta > R::ZERO {
-        (at(alpha), at(phi - beta), theta)
+        (at(alpha), at(phi - beta), theta, n)
     } else {
         // No wrap: both touching points where the straight span passes nearest.
         let mid = at((alpha + phi - beta) * R::HALF);
-        (mid, mid, theta)
+        (mid, mid, theta, n)
     }
 }
 
+/// A round contact between `p` and `q`: touching points, turn, wrap normal, arc length
+/// and the contact's position `t` on its segment. On a capsule's side the rope follows
+/// the cylinder's geodesic, a helix: unrolled, the path is straight, so it is the circle
+/// wrap of the ends' projections across the axis with the position along the axis
+/// interpolated by the projected length. Where that helix would leave the cylinder (the
+/// rope goes over a cap), and on a ball, it is the great-circle wrap of the ball at the
+/// segment's point nearest the unfolded path.
+fn wrap_round<R: Real, V: Vector<R>>(p: V, q: V, f: &Feature3<V, R>, normal: V) -> (V, V, R, V, R, R) {
+    let (u, len) = (f.b - f.a).normalize_and_length();
+    if len > R::GEOMETRIC_EPSILON {
+        let (zp, zq) = ((p - f.a).dot(u), (q - f.a).dot(u));
+        let side = normal.dot(u);
+        let hint = if side > R::ZERO {
+            u
+        } else if side < R::ZERO {
+            -u
+        } else {
+            V::ZERO
+        };
+        let (ti, to, theta, n) = round(p - u * zp, q - u * zq, f.a, f.radius, hint);
+        let (l1, l2) = (((p - u * zp) - ti).length(), (to - (q - u * zq)).length());
+        let arc = f.radius * theta.max(R::ZERO);
+        let s = l1 + arc + l2;
+        if s > R::GEOMETRIC_EPSILON {
+            let dz = zq - zp;
+            let (zi, zo) = (zp + dz * (l1 / s), zp + dz * ((l1 + arc) / s));
+            if zi >= R::ZERO && zi <= len && zo >= R::ZERO && zo <= len {
+                let pitch = dz / s;
+                let arc_len = arc * (R::ONE + pitch * pitch).sqrt();
+                let t = (zi + zo) * R::HALF / len;
+                return (ti + u * zi, to + u * zo, theta, n, arc_len, t);
+            }
+        }
+    }
+    let t = if len > R::GEOMETRIC_EPSILON { slide(p, q, f.a, f.b) } else { R::ZERO };
+    let (ti, to, theta, n) = round(p, q, f.at(t), f.radius, normal);
+    (ti, to, theta, n, f.radius * theta.max(R::ZERO), t)
+}
+
 /// Computes the 3D path from `start` through the contacts on `feats` (at `ats`, updated
-/// as they slide) to `end` into `path` (spans, turns, length; see [`Path`]). `hints` are
-/// the contacts' last touching points, which keep a round contact's plane when its
-/// neighbours line up with its centre.
+/// as they slide) to `end` into `path` (spans, turns, length; see [`Path`]). `normals`
+/// are the round contacts' wrap planes (see [`round`]), updated.
 pub(crate) fn compute3<R: Real, V: Vector<R>>(
     path: &mut Path<V, R>,
     (start, end): (V, V),
     feats: &[Feature3<V, R>],
     ats: &mut [R],
+    normals: &mut [V],
 ) {
     let m = feats.len();
     // Touching points: in[i] = ends[i].1, out[i] = ends[i + 1].0.
@@ -106,19 +156,19 @@ pub(crate) fn compute3<R: Real, V: Vector<R>>(
             let f = feats[i];
             let p = path.ends[i].0;
             let q = path.ends[i + 1].1;
-            if f.a != f.b {
+            let (tin, tout, t) = if f.radius > R::ZERO {
+                let (a, b, _, n, _, t) = wrap_round(p, q, &f, normals[i]);
+                normals[i] = n;
+                (a, b, t)
+            } else if f.a != f.b {
                 let t = slide(p, q, f.a, f.b);
-                moved = moved.max(((t - ats[i]) * (f.b - f.a).length()).abs());
-                ats[i] = t;
-            }
-            let c = f.at(ats[i]);
-            let (tin, tout) = if f.radius > R::ZERO {
-                let hint = path.ends[i].1 - c;
-                let (a, b, _) = round(p, q, c, f.radius, hint);
-                (a, b)
+                let c = f.at(t);
+                (c, c, t)
             } else {
-                (c, c)
+                (f.a, f.a, ats[i])
             };
+            moved = moved.max(((t - ats[i]) * (f.b - f.a).length()).abs());
+            ats[i] = t;
             moved = moved.max((tin - path.ends[i].1).length()).max((tout - path.ends[i + 1].0).length());
             path.ends[i].1 = tin;
             path.ends[i + 1].0 = tout;
@@ -139,15 +189,17 @@ pub(crate) fn compute3<R: Real, V: Vector<R>>(
     }
     for i in 0..m {
         let f = feats[i];
-        let turn = if f.radius > R::ZERO {
+        let (turn, arc) = if f.radius > R::ZERO {
             let (p, q) = (path.ends[i].0, path.ends[i + 1].1);
-            round(p, q, f.at(ats[i]), f.radius, path.ends[i].1 - f.at(ats[i])).2
+            let (_, _, turn, n, arc, _) = wrap_round(p, q, &f, normals[i]);
+            normals[i] = n;
+            (turn, arc)
         } else {
             let (din, dout) = (path.dirs[i], path.dirs[i + 1]);
-            cross3(din, dout).length().atan2(din.dot(dout))
+            (cross3(din, dout).length().atan2(din.dot(dout)), R::ZERO)
         };
         path.turns.push(turn);
-        length += f.radius * turn.max(R::ZERO);
+        length += arc;
     }
     path.length = length;
 }
@@ -157,7 +209,7 @@ pub(crate) fn compute3<R: Real, V: Vector<R>>(
 pub(crate) fn polyline3<R: Real, V: Vector<R>>(
     path: &Path<V, R>,
     feats: &[Feature3<V, R>],
-    ats: &[R],
+    (ats, normals): (&[R], &[V]),
     max_sag: R,
     out: &mut Vec<V>,
 ) {
@@ -167,16 +219,22 @@ pub(crate) fn polyline3<R: Real, V: Vector<R>>(
             let (f, turn) = (feats[j - 1], path.turns[j - 1]);
             let r = f.radius;
             if r > R::GEOMETRIC_EPSILON && turn > R::ZERO {
-                let c = f.at(ats[j - 1]);
+                let (tin, n) = (path.ends[j - 1].1, normals[j - 1]);
                 let max_angle = (max_sag * R::from_i32(8) / r).sqrt().min(R::from_ratio(1, 8));
-                let from = path.ends[j - 1].1 - c;
-                let e1 = from.normalize_or_zero();
-                let to = p - c;
-                let e2 = (to - e1 * to.dot(e1)).normalize_or_zero();
                 let k = (turn / max_angle).to_f64().ceil().clamp(1.0, 256.0) as i32;
+                // Round the axis through the arc's centre (`n`), moving along it from the
+                // touching point's height to the leaving one's (a helix on a capsule's
+                // side; a circle on a ball, where the two heights agree).
+                let u = n.normalize_or_zero();
+                let centre = f.at(ats[j - 1]);
+                let c = centre + u * (tin - centre).dot(u);
+                let rise = (p - c).dot(u);
+                let e1 = (tin - c).normalize_or_zero();
+                let e2 = cross3(u, e1);
                 for s in 1..k {
-                    let a = turn * R::from_i32(s) / R::from_i32(k);
-                    out.push(c + (e1 * a.cos() + e2 * a.sin()) * r);
+                    let frac = R::from_i32(s) / R::from_i32(k);
+                    let a = turn * frac;
+                    out.push(c + u * (rise * frac) + (e1 * a.cos() + e2 * a.sin()) * r);
                 }
             }
         }
@@ -196,7 +254,8 @@ mod tests {
     type V = Vector3<f64>;
 
     fn edge(a: V, b: V) -> Feature3<V, f64> {
-        Feature3 { a, b, radius: 0.0, collider: RawHandle { index: 0, generation: 0 }, index: 0 }
+        let out = V::ZERO;
+        Feature3 { a, b, radius: 0.0, out, collider: RawHandle { index: 0, generation: 0 }, index: 0 }
     }
 
     #[test]
@@ -217,12 +276,24 @@ mod tests {
     fn a_path_over_a_ball_is_two_tangents_and_a_great_circle_arc() {
         // From (−2, 0, 0) over a unit ball to (2, 0, 0), in the plane z = 0, over the top.
         let (p, q, c) = (V::new(-2.0, 0.0, 0.0), V::new(2.0, 0.0, 0.0), V::ZERO);
-        let (tin, tout, theta) = round(p, q, c, 1.0, V::new(0.0, 1.0, 0.0));
+        let (tin, tout, theta, _) = round(p, q, c, 1.0, V::new(0.0, 0.0, -1.0));
         assert!((theta - core::f64::consts::PI / 3.0).abs() < 1e-12, "{theta}");
         assert!(((tin - c).length() - 1.0).abs() < 1e-12);
         assert!((tin - p).dot(tin - c).abs() < 1e-12, "tangent at the touching point");
         assert!((tout - q).dot(tout - c).abs() < 1e-12);
-        assert!(tin.y > 0.0 && tout.y > 0.0, "over the side of the hint");
+        assert!(tin.y > 0.0 && tout.y > 0.0, "over the side the normal turns it");
+        // Ends not in line: a new contact (no normal yet) takes the shorter way, an
+        // oriented one keeps its side and goes the long way round.
+        let q = V::new(2.0, 0.5, 0.0);
+        let (alpha, beta) = ((1.0f64 / 2.0).acos(), (1.0 / q.length()).acos());
+        let phi = (p.dot(q) / (p.length() * q.length())).acos();
+        let (tin, _, short, n) = round(p, q, c, 1.0, V::ZERO);
+        assert!((short - (phi - alpha - beta)).abs() < 1e-12, "{short}");
+        assert!(tin.y > 0.0 && n.z < 0.0, "{tin:?} {n:?}");
+        let (tin, _, long, _) = round(p, q, c, 1.0, V::new(0.0, 0.0, 1.0));
+        let expect = 2.0 * core::f64::consts::PI - phi - alpha - beta;
+        assert!((long - expect).abs() < 1e-12, "{long} vs {expect}");
+        assert!(tin.y < 0.0, "under the ball");
     }
 
     #[test]
@@ -236,7 +307,7 @@ mod tests {
         let mut ats = [0.5, 0.5];
         let mut path = Path::default();
         let (s, e) = (V::new(-2.0, -1.0, -1.0), V::new(2.0, -1.0, 2.0));
-        compute3(&mut path, (s, e), &feats, &mut ats);
+        compute3(&mut path, (s, e), &feats, &mut ats, &mut [V::ZERO; 2]);
         // Unfolded length: the path's run across the edges is 1.5·√2 + 1 + 1.5·√2 (to
         // each edge's line and across the top); its z travel is 3. From a cold start
         // (both contacts mid-edge) the relaxation's sweeps settle it to 1e-10.
@@ -255,14 +326,15 @@ mod tests {
             a: V::ZERO,
             b: V::ZERO,
             radius: 1.0,
+            out: V::ZERO,
             collider: RawHandle { index: 0, generation: 0 },
             index: 0,
         }];
-        let mut ats = [0.0];
+        let (mut ats, mut normals) = ([0.0], [V::ZERO]);
         let mut path = Path::default();
-        compute3(&mut path, (V::new(-2.0, 0.1, 0.3), V::new(2.0, 0.1, -0.2)), &feats, &mut ats);
+        compute3(&mut path, (V::new(-2.0, 0.1, 0.3), V::new(2.0, 0.1, -0.2)), &feats, &mut ats, &mut normals);
         let mut pts = Vec::new();
-        polyline3(&path, &feats, &ats, 1e-4, &mut pts);
+        polyline3(&path, &feats, (&ats, &normals), 1e-4, &mut pts);
         assert!(pts.len() > 8, "{}", pts.len());
         assert!(pts.iter().all(|p| p.length() >= 1.0 - 1e-9), "nothing inside the ball");
         let arc: Vec<_> = pts[1..pts.len() - 1].to_vec();

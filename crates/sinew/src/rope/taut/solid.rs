@@ -5,8 +5,9 @@
 //! - a **box or hull edge** is sharp (`ρ = 0`). The rope's centre line cannot touch the
 //!   edge itself, so the segment is the edge moved out by the rope's radius `r` along the
 //!   bisector of its two faces' normals: a rope bent over it keeps its surface on the edge
-//!   (at a right-angle edge the straight spans pass within `r·cos(θ/2)` of it, so the rope's
-//!   surface can overlap the edge by at most `r(1 − cos θ/2)`, 0.3 r for a quarter turn).
+//!   (the straight spans pass within `r·cos(θ/2)` of it at a turn `θ`, so the rope's
+//!   surface can overlap the edge by at most `r(1 − cos θ/2)`, 0.3 r for a quarter turn,
+//!   and a particle rope lying round the edge is up to that far from the taut path).
 //!   Edges between coplanar faces (a hull's face diagonals) are not features;
 //! - a **ball** is the degenerate segment `a = b` with `ρ` the ball's radius plus the
 //!   rope's;
@@ -29,6 +30,9 @@ pub(crate) struct Feature3<V, R> {
     pub b: V,
     /// Radius wrapped (m): 0 on an edge.
     pub radius: R,
+    /// An edge's outward direction (unit bisector of its faces' normals); zero on a
+    /// round shape. A rope bent over the edge presses along `−out`.
+    pub out: V,
     /// The collider.
     pub collider: RawHandle,
     /// Which feature of it (edge index of a box or hull; 0 for a ball or capsule).
@@ -89,9 +93,10 @@ pub(crate) fn feature_of3<S: Space>(
 ) -> Option<Feature3<VecOf<S>, RealOf<S>>> {
     let place = |p: VecOf<S>| c.position + c.rotation.rotate(p);
     let one = RealOf::<S>::ONE;
-    let (a, b, radius) = match (&c.shape, index) {
-        (Shape::Ball(s), 0) => (c.position, c.position, s.radius + rope_radius),
-        (Shape::Capsule(k), 0) => (place(k.a), place(k.b), k.radius + rope_radius),
+    let zero = VecOf::<S>::ZERO;
+    let (a, b, radius, dir) = match (&c.shape, index) {
+        (Shape::Ball(s), 0) => (c.position, c.position, s.radius + rope_radius, zero),
+        (Shape::Capsule(k), 0) => (place(k.a), place(k.b), k.radius + rope_radius, zero),
         (Shape::Cuboid(x), i @ 0..=11) => {
             // Edge along `axis`, at the signs `bits` of the two other axes.
             let (axis, bits) = ((i / 4) as usize, i % 4);
@@ -106,9 +111,9 @@ pub(crate) fn feature_of3<S: Space>(
                 hi[o] = h[o] * s;
                 out[o] = s;
             }
-            let out = c.rotation.rotate(VecOf::<S>::from_array3(out)).normalize_or_zero() * rope_radius;
+            let dir = c.rotation.rotate(VecOf::<S>::from_array3(out)).normalize_or_zero();
             let (lo, hi) = (VecOf::<S>::from_array3(lo), VecOf::<S>::from_array3(hi));
-            (place(lo) + out, place(hi) + out, RealOf::<S>::ZERO)
+            (place(lo) + dir * rope_radius, place(hi) + dir * rope_radius, RealOf::<S>::ZERO, dir)
         }
         (Shape::Convex(p), i) => {
             let edges = p.edges();
@@ -117,7 +122,7 @@ pub(crate) fn feature_of3<S: Space>(
         }
         _ => return None,
     };
-    Some(Feature3 { a, b, radius, collider: handle, index })
+    Some(Feature3 { a, b, radius, out: dir, collider: handle, index })
 }
 
 /// A hull edge as a feature: moved out along the bisector of its two faces' normals;
@@ -133,7 +138,8 @@ fn hull_edge<S: Space>(
     let v = p.vertices();
     let (a, b) = (*v.get(ia)?, *v.get(ib)?);
     let size = a.length().max(b.length()).max(RealOf::<S>::ONE);
-    let tol = (size * RealOf::<S>::from_ratio(1, 100_000)).max(RealOf::<S>::GEOMETRIC_EPSILON * RealOf::<S>::from_i32(64));
+    let tol =
+        (size * RealOf::<S>::from_ratio(1, 100_000)).max(RealOf::<S>::GEOMETRIC_EPSILON * RealOf::<S>::from_i32(64));
     // The faces through both ends; their two most different normals.
     let (mut n1, mut n2, mut best) = (None::<VecOf<S>>, None::<VecOf<S>>, RealOf::<S>::TWO);
     for (n, d) in p.face_planes() {
@@ -155,9 +161,9 @@ fn hull_edge<S: Space>(
     if best > RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, 100_000) {
         return None;
     }
-    let out = c.rotation.rotate((n1 + n2).normalize_or_zero()) * rope_radius;
-    let place = |q: VecOf<S>| c.position + c.rotation.rotate(q) + out;
-    Some(Feature3 { a: place(a), b: place(b), radius: RealOf::<S>::ZERO, collider: handle, index })
+    let dir = c.rotation.rotate((n1 + n2).normalize_or_zero());
+    let place = |q: VecOf<S>| c.position + c.rotation.rotate(q) + dir * rope_radius;
+    Some(Feature3 { a: place(a), b: place(b), radius: RealOf::<S>::ZERO, out: dir, collider: handle, index })
 }
 
 /// Whether the segment `p → q` enters the collider's shape inflated by `inflate` (a

@@ -197,25 +197,23 @@ fn update_contacts3<S: Space>(
         reach = reach.max(f.radius);
     }
     let pad = VecOf::<S>::splat(reach);
-    let moving = gather(colliders, radius, Some(&Aabb { min: lo - pad, max: hi + pad }), sc);
-    let before = t.wraps.len();
+    gather(colliders, radius, Some(&Aabb { min: lo - pad, max: hi + pad }), sc);
     // The end: unwrap at its new position, then sweep from the old one.
     sc.removed.clear();
     unwrap3((s0, e1), &mut t.wraps, &mut sc.w3, colliders, radius, &mut sc.removed);
-    let mut changed = !sc.removed.is_empty();
-    changed |= sweep_end3(s0, (e0, e1), &mut t.wraps, &mut sc.w3, &sc.features3, &sc.removed) > 0;
+    sweep_end3(s0, (e0, e1), &mut t.wraps, &mut sc.w3, &sc.features3, &sc.removed);
     // The start, on the reversed path.
     reverse3(&mut t.wraps, &mut sc.w3);
     sc.removed.clear();
     unwrap3((e1, s1), &mut t.wraps, &mut sc.w3, colliders, radius, &mut sc.removed);
-    changed |= !sc.removed.is_empty();
-    changed |= sweep_end3(e1, (s0, s1), &mut t.wraps, &mut sc.w3, &sc.features3, &sc.removed) > 0;
+    sweep_end3(e1, (s0, s1), &mut t.wraps, &mut sc.w3, &sc.features3, &sc.removed);
     reverse3(&mut t.wraps, &mut sc.w3);
-    let all = changed || t.wraps.len() != before || moving;
-    repair3((s1, e1), &mut t.wraps, &mut sc.w3, &sc.features3, colliders, radius, (4, all));
+    // Contacts slide along their edges, so every span may have moved: all are checked
+    // (in 2D only the end spans, unless something changed).
+    repair3((s1, e1), &mut t.wraps, &mut sc.w3, &sc.features3, colliders, radius, (4, true));
     sc.removed.clear();
     unwrap3((s1, e1), &mut t.wraps, &mut sc.w3, colliders, radius, &mut sc.removed);
-    repair3((s1, e1), &mut t.wraps, &mut sc.w3, &sc.features3, colliders, radius, (2, all));
+    repair3((s1, e1), &mut t.wraps, &mut sc.w3, &sc.features3, colliders, radius, (2, true));
     path3((s1, e1), &mut t.wraps, &mut sc.w3);
     if !t.wraps.is_empty() {
         t.split = (sc.w3.path.lengths[0] - slack0).max(RealOf::<S>::ZERO);
@@ -316,7 +314,7 @@ fn polyline_of<S: Space>(sc: &mut TautScratch<VecOf<S>, RealOf<S>>) {
     if S::DIM == 2 {
         sc.path.polyline(&sc.nodes, sag, &mut sc.poly);
     } else {
-        polyline3(&sc.w3.path, &sc.w3.feats, &sc.w3.ats, sag, &mut sc.poly);
+        polyline3(&sc.w3.path, &sc.w3.feats, (&sc.w3.ats, &sc.w3.normals), sag, &mut sc.poly);
     }
 }
 
@@ -490,7 +488,12 @@ pub(crate) fn switch<S: Space>(
         let enter = length * (RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, ENTER));
         let mut laid = core::mem::take(&mut sc.laid);
         lay_out(r, &sc.poly, &mut laid);
-        let snap = RealOf::<S>::from_ratio(MAX_SNAP.0, MAX_SNAP.1);
+        let mut snap = RealOf::<S>::from_ratio(MAX_SNAP.0, MAX_SNAP.1);
+        if S::DIM != 2 {
+            // A particle rope round a 3D edge lies on the edge rounded by its radius, the
+            // taut path on the sharp edge moved out by it: up to 0.3 r apart (`taut/solid.rs`).
+            snap += r.radius * RealOf::<S>::from_ratio(3, 10);
+        }
         let close = points.iter().zip(&laid).all(|(&p, &q)| (p - q).length_squared() <= snap * snap);
         sc.points = points;
         if auto && !(ell >= enter && close) {
@@ -501,8 +504,11 @@ pub(crate) fn switch<S: Space>(
         }
         // Taut from here: the interior on the path (velocities kept), the slack shared.
         let t = &mut r.taut;
-        t.split =
-            if wraps.is_empty() { zero } else { (sc.path_for::<S>().lengths[0] - (ell - length) * RealOf::<S>::HALF).max(zero) };
+        t.split = if wraps.is_empty() {
+            zero
+        } else {
+            (sc.path_for::<S>().lengths[0] - (ell - length) * RealOf::<S>::HALF).max(zero)
+        };
         t.wraps = wraps;
         t.active = true;
         t.lambda = [zero; 2];

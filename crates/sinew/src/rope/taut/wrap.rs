@@ -149,7 +149,14 @@ pub(crate) fn sweep_end<R: Real, V: Vector<R>>(
         let at = e0 + (e1 - e0) * s;
         let f = features[fi];
         let side = sigma.to_f64() as i32;
-        wraps.push(Wrap { collider: f.collider, feature: f.index, side, turn: R::ZERO, at: R::ZERO });
+        wraps.push(Wrap {
+            collider: f.collider,
+            feature: f.index,
+            side,
+            turn: R::ZERO,
+            at: R::ZERO,
+            normal: [R::ZERO; 3],
+        });
         nodes.insert(
             nodes.len() - 1,
             Node { center: f.center, rho: f.radius * R::from_i32(side), side: R::from_i32(side), hub: f.hub },
@@ -318,7 +325,14 @@ pub(crate) fn repair<R: Real, V: Vector<R>>(
                 if own(j.checked_sub(1)) || own(Some(j)) {
                     continue;
                 }
-                let w = Wrap { collider: f.collider, feature: f.index, side: pick.1, turn: R::ZERO, at: R::ZERO };
+                let w = Wrap {
+                    collider: f.collider,
+                    feature: f.index,
+                    side: pick.1,
+                    turn: R::ZERO,
+                    at: R::ZERO,
+                    normal: [R::ZERO; 3],
+                };
                 let n = Node {
                     center: f.center,
                     rho: f.radius * R::from_i32(pick.1),

@@ -8,8 +8,13 @@
 //!   circle hit (the 2D sweep) is the first feature hit; it becomes a contact at the
 //!   point of its segment in the plane, and the sweep goes on about it.
 //! - **Unwrap.** A contact on a round shape unwraps when its arc's turn goes negative
-//!   (the straight span clears the ball); one on an edge when the straight span that
-//!   would replace it no longer passes within half the rope's radius of the shape.
+//!   (the rope has come off the ball on the side it wraps; its wrap plane keeps that
+//!   side, see `taut/path3.rs`). A contact on an edge unwraps when the rope no longer
+//!   presses into the shape there (its bend `d_out − d_in` no longer points against the
+//!   edge's outward direction), or, sitting on an end of its edge, when the straight span
+//!   that would replace it passes the shape: the rope slips off the corner. A straight
+//!   span from its neighbours that happens to clear the shape on the far side does not
+//!   unwrap it: the rope would have to pass through the shape to get there.
 //! - **Repair.** A span through a shape (a moving collider, a contact that slid off an
 //!   edge's end onto a face) gets a contact on that shape's feature of the shortest
 //!   detour, each pass one contact, until no span crosses.
@@ -37,6 +42,8 @@ pub(crate) struct Work3<V, R> {
     pub feats: Vec<Feature3<V, R>>,
     /// Each contact's position along its feature.
     pub ats: Vec<R>,
+    /// Each contact's wrap plane (round shapes).
+    pub normals: Vec<V>,
     /// The path.
     pub path: Path<V, R>,
     /// Features met in a sweep's plane: index, centre and radius in the plane, `t`.
@@ -52,12 +59,14 @@ pub(crate) fn nodes3<S: Space>(
     w: &mut Work3<VecOf<S>, RealOf<S>>,
 ) {
     w.feats.clear();
-    wraps.retain(|c| match colliders.get(c.collider).and_then(|k| feature_of3(c.collider, k, c.feature, rope_radius)) {
-        Some(f) => {
-            w.feats.push(f);
-            true
+    wraps.retain(|c| {
+        match colliders.get(c.collider).and_then(|k| feature_of3(c.collider, k, c.feature, rope_radius)) {
+            Some(f) => {
+                w.feats.push(f);
+                true
+            }
+            None => false,
         }
-        None => false,
     });
 }
 
@@ -66,10 +75,13 @@ pub(crate) fn nodes3<S: Space>(
 pub(crate) fn path3<R: Real, V: Vector<R>>(ends: (V, V), wraps: &mut [Wrap<R>], w: &mut Work3<V, R>) {
     w.ats.clear();
     w.ats.extend(wraps.iter().map(|c| c.at));
-    compute3(&mut w.path, ends, &w.feats, &mut w.ats);
-    for ((c, &t), &turn) in wraps.iter_mut().zip(&w.ats).zip(&w.path.turns) {
-        c.at = t;
-        c.turn = turn;
+    w.normals.clear();
+    w.normals.extend(wraps.iter().map(|c| V::from_array3(c.normal)));
+    compute3(&mut w.path, ends, &w.feats, &mut w.ats, &mut w.normals);
+    for (i, c) in wraps.iter_mut().enumerate() {
+        c.at = w.ats[i];
+        c.turn = w.path.turns[i];
+        c.normal = w.normals[i].to_array3();
     }
 }
 
@@ -91,8 +103,18 @@ pub(crate) fn unwrap3<S: Space>(
             if f.radius > RealOf::<S>::ZERO {
                 return w.path.turns[i] < -eps;
             }
+            // The rope presses on an edge along `d_in − d_out`: it must push into the
+            // shape (against the edge's outward direction), else the rope lifts off.
+            let bend = w.path.dirs[i + 1] - w.path.dirs[i];
+            if !(bend.dot(f.out) < -eps) {
+                return true;
+            }
+            // At an end of its edge, the rope slips off the corner once the straight span
+            // would pass the shape.
             let (p, q) = (w.path.ends[i].0, w.path.ends[i + 1].1);
-            colliders.get(f.collider).is_none_or(|c| !crosses(c, p, q, rope_radius * RealOf::<S>::HALF))
+            let t = wraps[i].at;
+            let at_end = t <= RealOf::<S>::ZERO || t >= RealOf::<S>::ONE;
+            at_end && colliders.get(f.collider).is_none_or(|c| !crosses(c, p, q, rope_radius * RealOf::<S>::HALF))
         };
         let Some(i) = (0..wraps.len()).find(|&i| bad(i)) else { break };
         let c = wraps.remove(i);
@@ -163,7 +185,14 @@ pub(crate) fn sweep_end3<R: Real, V: Vector<R>>(
         let Some((k, s, _)) = first_hit(Vector2::ZERO, (flat(e0), flat(e1)), circles) else { break };
         let (fi, _, _, t) = w.plane[k];
         let f = features[fi];
-        wraps.push(Wrap { collider: f.collider, feature: f.index, side: 0, turn: R::ZERO, at: t });
+        wraps.push(Wrap {
+            collider: f.collider,
+            feature: f.index,
+            side: 0,
+            turn: R::ZERO,
+            at: t,
+            normal: [R::ZERO; 3],
+        });
         w.feats.push(f);
         e0 = e0 + (e1 - e0) * s;
         added += 1;
@@ -218,31 +247,45 @@ pub(crate) fn repair3<S: Space>(
                         .filter_map(|i| wraps.get(i))
                         .any(|c| (c.collider, c.feature) == (f.collider, f.index))
                 };
-                let mut best: Option<(RealOf<S>, usize, RealOf<S>)> = None;
+                // The shortest detour round one feature, preferring one whose two spans
+                // clear the shape (a detour that still crosses needs more contacts, and
+                // the shortest of those is often round the wrong side).
+                let mut best: Option<(bool, RealOf<S>, usize, RealOf<S>)> = None;
                 for (gi, f) in group.iter().enumerate() {
                     if own(f) {
                         continue;
                     }
                     let t = if f.a == f.b { RealOf::<S>::ZERO } else { slide(a, b, f.a, f.b) };
                     let x = f.at(t);
-                    let len = if f.radius > RealOf::<S>::ZERO {
-                        let (tin, tout, theta) = round(a, b, x, f.radius, (b - a).any_orthogonal());
-                        (tin - a).length() + f.radius * theta.max(RealOf::<S>::ZERO) + (b - tout).length()
+                    let (tin, tout, len) = if f.radius > RealOf::<S>::ZERO {
+                        let (tin, tout, theta, _) = round(a, b, x, f.radius, VecOf::<S>::ZERO);
+                        (tin, tout, (tin - a).length() + f.radius * theta.max(RealOf::<S>::ZERO) + (b - tout).length())
                     } else {
-                        (x - a).length() + (b - x).length()
+                        (x, x, (x - a).length() + (b - x).length())
                     };
-                    if best.is_none_or(|(l, _, _)| len < l) {
-                        best = Some((len, gi, t));
+                    let clear = !crosses(c, a, tin, inflate) && !crosses(c, tout, b, inflate);
+                    if best.is_none_or(|(bc, l, _, _)| (clear, -len) > (bc, -l)) {
+                        best = Some((clear, len, gi, t));
                     }
                 }
-                if let Some((_, gi, t)) = best {
+                if let Some((_, _, gi, t)) = best {
                     insert = Some((j, group[gi], t));
                     break 'spans;
                 }
             }
         }
         let Some((j, f, t)) = insert else { break };
-        wraps.insert(j, Wrap { collider: f.collider, feature: f.index, side: 0, turn: RealOf::<S>::ZERO, at: t });
+        wraps.insert(
+            j,
+            Wrap {
+                collider: f.collider,
+                feature: f.index,
+                side: 0,
+                turn: RealOf::<S>::ZERO,
+                at: t,
+                normal: [RealOf::<S>::ZERO; 3],
+            },
+        );
         w.feats.insert(j, f);
         any = true;
     }
