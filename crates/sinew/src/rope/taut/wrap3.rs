@@ -295,9 +295,13 @@ pub(crate) fn repair3<S: Space>(
     any
 }
 
-/// Reverses a 3D path's contacts (the start becomes the end).
-pub(crate) fn reverse3<V, R>(wraps: &mut [Wrap<R>], w: &mut Work3<V, R>) {
+/// Reverses a 3D path's contacts (the start becomes the end): their order, and their
+/// wrap planes' orientation (the rope turns the other way about them).
+pub(crate) fn reverse3<R: Real, V>(wraps: &mut [Wrap<R>], w: &mut Work3<V, R>) {
     wraps.reverse();
+    for c in wraps.iter_mut() {
+        c.normal = c.normal.map(|x| -x);
+    }
     w.feats.reverse();
 }
 
