@@ -12,12 +12,14 @@
 //! - [`view`], [`panels`], [`app`]: the canvas with its mouse handling, the side panel and
 //!   plots, and the app that lays them out;
 //! - [`auto`]: scripted runs of the real window (screenshots, smoke test, frame times);
+//! - [`browser`]: the file browser that opens any scene file from disk;
 //! - [`history`]: the plots' last seconds.
 
 #![warn(missing_docs)]
 
 pub mod app;
 pub mod auto;
+pub mod browser;
 pub mod camera;
 pub mod catalog;
 pub mod history;
