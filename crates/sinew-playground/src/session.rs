@@ -8,7 +8,7 @@
 
 mod between;
 
-pub use between::{Pull, RopeSetup};
+pub use between::{DEFAULT_LOAD, Pull, RopeSetup};
 
 use crate::catalog::{SceneKind, scene_text};
 use crate::history::{History, Sample};
@@ -99,7 +99,8 @@ impl Session {
     }
 
     fn from_spec(source: Source, spec: SceneSpec) -> Result<Self, String> {
-        let rope = RopeSetup::of(&spec);
+        let load = if source == Source::Menu(SceneKind::RopeBetween) { DEFAULT_LOAD } else { 0.0 };
+        let rope = RopeSetup::of(&spec, load);
         let mut s = Self {
             source,
             spec,
@@ -177,6 +178,7 @@ impl Session {
         for sim in &mut self.sims {
             sim.set_params(&p)?;
         }
+        self.apply_load()?;
         self.save();
         self.stats = self.sims[0].stats();
         Ok(())

@@ -193,12 +193,14 @@ fn end_blocks(painter: &egui::Painter, session: &Session, cam: &Camera, index: u
     }
     let load = session.rope.load;
     if load > 0.0
-        && let Some(&(_, slot)) = sim.rope_ends().first()
+        && let Some(slot) = session.load_slot()
         && let Some(p) = sim.position(slot)
     {
-        let c = cam.project(p).pos + Vec2::new(14.0, 0.0);
+        let c = cam.project(p).pos;
+        painter.circle_filled(c, 9.0, Color32::from_rgb(0x3a, 0x3f, 0x4a));
         let text = format!("{load:.1} kg");
-        painter.text(c, egui::Align2::LEFT_CENTER, text, egui::FontId::proportional(13.0), Color32::from_gray(40));
+        let at = c + Vec2::new(14.0, 0.0);
+        painter.text(at, egui::Align2::LEFT_CENTER, text, egui::FontId::proportional(13.0), Color32::from_gray(40));
     }
 }
 

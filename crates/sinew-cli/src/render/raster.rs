@@ -107,7 +107,7 @@ fn draw_caption(caption: &str, pixmap: &mut Pixmap) {
 }
 
 /// The scale bar's label: `1 m`, `10 cm`, `1 mm`, `100 m`.
-fn length_label(metres: f32) -> String {
+pub fn length_label(metres: f32) -> String {
     if metres >= 1.0 {
         format!("{metres:.0} m")
     } else if metres >= 0.01 {
@@ -462,11 +462,12 @@ fn draw_plane_grid(n: P3, off: f64, center: P3, corners: &[P3], view: &View, pix
 
 /// A bar with end ticks in the bottom-left corner: 1 m, or the nearest power of ten that
 /// fits between 8 pixels and 40% of the image width.
-fn draw_scale_bar(view: &View, pixmap: &mut Pixmap) {
-    let (w, h) = (pixmap.width() as f32, pixmap.height() as f32);
+/// The scale bar's length in metres (a power of ten between 8 px and 40 % of the image
+/// width `w` on screen), if there is one.
+pub fn scale_bar_metres(view: &View, w: f32) -> Option<f32> {
     let scale = view.scale as f32;
     if !(scale.is_finite() && scale > 0.0) {
-        return;
+        return None;
     }
     let mut metres = 1.0f32;
     for _ in 0..12 {
@@ -479,9 +480,13 @@ fn draw_scale_bar(view: &View, pixmap: &mut Pixmap) {
         }
     }
     let len = metres * scale;
-    if !(len >= 2.0 && len <= w) {
-        return;
-    }
+    (len >= 2.0 && len <= w).then_some(metres)
+}
+
+fn draw_scale_bar(view: &View, pixmap: &mut Pixmap) {
+    let (w, h) = (pixmap.width() as f32, pixmap.height() as f32);
+    let Some(metres) = scale_bar_metres(view, w) else { return };
+    let len = metres * view.scale as f32;
     let (x0, y0) = (16.0f32, h - 16.0);
     let mut pb = PathBuilder::new();
     pb.move_to(x0, y0);

@@ -1,46 +1,39 @@
 //! The rope-between page (seed 003): a rope between two objects whose ends the mouse drags,
-//! rebuilt from its sliders (segments, length, a load hung from its middle), and the
-//! automatic pull that runs both ends apart to 99 % of the rope's length and back.
+//! with a load hung from its middle, rebuilt from its sliders (segments, length, load), and
+//! the automatic pull that runs both ends apart to 99 % of the rope's length and back.
 //!
-//! With a load the page's rope is two ropes in the scene: the first from object A to the
-//! load, the second from the load to object B, each attached to the load's particle (scene
-//! key `"attach"`, `RopeDef::attach_end`/`attach_start`), so the load's mass is in both
-//! ropes' exact chain solves and the two chains meet through it. The dragged ends are the
-//! first rope's start and the last rope's end, and "the rope's length" is the sum of the
-//! ropes' rest lengths.
+//! The load is the rope's middle particle made heavy (10 kg by default on the 300 g rope),
+//! so it is in the rope's exact chain solve with every segment. (Two ropes attached to a
+//! load particle, `RopeDef::attach_end`/`attach_start`, meet through it one chain after the
+//! other: a 10 kg load dropped into them, or pulled up by the ends at 5 m/s, stretched them
+//! by 2000–3000 %.) The dragged ends are the first rope's start and the last rope's end.
 
 use super::Session;
 use crate::catalog::SceneKind;
-use sinew_scene::spec::{ParticleSpec, RopeAttachSpec, SceneSpec};
+use sinew_scene::spec::SceneSpec;
+
+/// The load the rope-between page hangs from its rope's middle when it opens (kg).
+pub const DEFAULT_LOAD: f64 = 10.0;
 
 /// The rope-between page's rebuild settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RopeSetup {
-    /// Segments (of both ropes together when there is a load).
+    /// Segments.
     pub segments: u32,
     /// Rest length between the two ends (m).
     pub length: f64,
-    /// Mass hung from the middle (kg); 0: none.
+    /// Mass of the middle particle (kg); 0: the rope's own.
     pub load: f64,
 }
 
-/// Radius of the load's particle (m).
-const LOAD_RADIUS: f64 = 0.08;
-
 impl RopeSetup {
-    /// The settings a scene file describes: its ropes' segments and lengths summed, the
-    /// load the first rope's end is attached to.
-    pub(super) fn of(spec: &SceneSpec) -> Self {
-        let segments = spec.ropes.iter().map(|r| r.segments.unwrap_or(40).clamp(1, 400)).sum::<i64>();
-        let length = spec.ropes.iter().map(|r| polyline_length(&r.points)).sum::<f64>();
-        let load = spec
-            .ropes
-            .first()
-            .filter(|_| spec.ropes.len() >= 2)
-            .and_then(|r| r.attach.as_ref()?.end)
-            .and_then(|i| spec.particles.get(usize::try_from(i).ok()?)?.mass)
-            .unwrap_or(0.0);
-        Self { segments: segments.clamp(1, 400) as u32, length: if length > 0.0 { length } else { 3.0 }, load }
+    /// The settings a scene file describes (its first rope's segments and length), with
+    /// `load`.
+    pub(super) fn of(spec: &SceneSpec, load: f64) -> Self {
+        let r = spec.ropes.first();
+        let segments = r.map_or(40, |r| r.segments.unwrap_or(40).clamp(1, 400)) as u32;
+        let length = r.map_or(0.0, |r| polyline_length(&r.points));
+        Self { segments, length: if length > 0.0 { length } else { 3.0 }, load }
     }
 }
 
@@ -77,61 +70,57 @@ impl Session {
 
     /// Rebuilds the rope-between rope with `setup` (segments 1–400, length 0.2–20 m, load
     /// 0–100 kg), its ends 80 % of its length apart about the middle of the file's ends.
-    /// With a load the page's file particles are replaced by the load alone.
     pub fn set_rope(&mut self, setup: RopeSetup) {
+        let segments = setup.segments.clamp(1, 400);
         let length = if setup.length.is_finite() { setup.length.clamp(0.2, 20.0) } else { 3.0 };
         let load = if setup.load.is_finite() { setup.load.clamp(0.0, 100.0) } else { 0.0 };
-        let segments = setup.segments.clamp(if load > 0.0 { 2 } else { 1 }, 400);
-        let (Some(first), Some(last)) = (self.spec.ropes.first(), self.spec.ropes.last()) else { return };
-        let (Some(a), Some(b)) = (first.points.first(), last.points.last()) else { return };
-        if a.len() != b.len() || a.len() < 2 {
-            return;
-        }
-        let rope_mass = self.spec.ropes.iter().map(|r| r.mass).sum::<Option<f64>>();
-        let template = first.clone();
-        let mid: Vec<f64> = a.iter().zip(b).map(|(x, y)| 0.5 * (x + y)).collect();
+        let Some(r) = self.spec.ropes.first_mut() else { return };
+        let (a, b) = match (r.points.first(), r.points.last()) {
+            (Some(a), Some(b)) => (a.clone(), b.clone()),
+            _ => return,
+        };
+        let mid: Vec<f64> = a.iter().zip(&b).map(|(x, y)| 0.5 * (x + y)).collect();
         let half = 0.4 * length;
-        let (mut start, mut end) = (mid.clone(), mid);
+        let mut start = mid.clone();
+        let mut end = mid;
         start[0] -= half;
         end[0] += half;
-        // Laid as an upward V of the chosen length between its ends 80 % apart (clear of
-        // anything below), it falls into its sag.
+        // Laid as a V of the chosen length between its ends 80 % apart: without a load an
+        // upward V (clear of anything below) that falls into its sag; with one, hanging
+        // where the load rests, so that it does not drop and snap the rope taut.
         let rise = 0.5 * (length * length - (2.0 * half) * (2.0 * half)).max(0.0).sqrt();
         let mut peak = start.clone();
         peak[0] += half;
-        peak[1] += rise;
-        let mut rope = template;
-        rope.segment_length = None;
-        rope.attach = None;
-        if load > 0.0 {
-            let left = segments / 2;
-            let share = |n: u32| rope_mass.map(|m| m * f64::from(n) / f64::from(segments));
-            let mut r0 = rope.clone();
-            r0.points = vec![start, peak.clone()];
-            r0.segments = Some(i64::from(left));
-            r0.mass = share(left);
-            r0.pin = vec!["start".into()];
-            r0.attach = Some(RopeAttachSpec { start: None, end: Some(0) });
-            let mut r1 = rope;
-            r1.points = vec![peak.clone(), end];
-            r1.segments = Some(i64::from(segments - left));
-            r1.mass = share(segments - left);
-            r1.pin = vec!["end".into()];
-            r1.attach = Some(RopeAttachSpec { start: Some(0), end: None });
-            let particle = serde_json::json!({ "pos": peak, "mass": load, "radius": LOAD_RADIUS });
-            let Ok(particle) = serde_json::from_value::<ParticleSpec>(particle) else { return };
-            self.spec.ropes = vec![r0, r1];
-            self.spec.particles = vec![particle];
-        } else {
-            rope.points = vec![start, peak, end];
-            rope.segments = Some(i64::from(segments));
-            rope.mass = rope_mass;
-            rope.pin = vec!["start".into(), "end".into()];
-            self.spec.ropes = vec![rope];
-            self.spec.particles.clear();
-        }
+        peak[1] += if load > 0.0 { -rise } else { rise };
+        r.points = vec![start, peak, end];
+        r.segments = Some(i64::from(segments));
+        r.segment_length = None;
         self.rope = RopeSetup { segments, length, load };
         self.reset();
+    }
+
+    /// The rope-between page's load slot: the middle particle of its rope.
+    #[must_use]
+    pub fn load_slot(&self) -> Option<usize> {
+        let slots = self.sims.first()?.rope_slots(0);
+        slots.get(slots.len() / 2).copied()
+    }
+
+    /// Gives the rope-between page's middle particle the load's mass in every world (after
+    /// a build). A rope of one segment has no middle particle: nothing to load.
+    pub(super) fn apply_load(&mut self) -> Result<(), String> {
+        if self.kind() != Some(SceneKind::RopeBetween) || self.rope.load <= 0.0 {
+            return Ok(());
+        }
+        let Some(slot) = self.load_slot() else { return Ok(()) };
+        let slots = self.sims[0].rope_slots(0);
+        if slots.first() == Some(&slot) || slots.last() == Some(&slot) {
+            return Ok(());
+        }
+        for sim in &mut self.sims {
+            sim.set_mass(slot, self.rope.load)?;
+        }
+        Ok(())
     }
 
     /// Moves the hand to `p` (world). On the rope-between page an end is kept within
