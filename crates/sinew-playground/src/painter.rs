@@ -254,7 +254,8 @@ impl DebugDraw for EguiDraw {
         // software OpenGL bins a triangle over every tile of its bounds, so a band drawn
         // far beyond the view (and clipped only by the scissor) cost ~5 ms a frame.
         let r = self.cam.rect.expand(4.0);
-        let corners = [r.left_top(), r.right_top(), r.right_bottom(), r.left_bottom()].map(|c| self.cam.unproject(c, 0.0));
+        let corners =
+            [r.left_top(), r.right_top(), r.right_bottom(), r.left_bottom()].map(|c| self.cam.unproject(c, 0.0));
         let side = |p: P3| (p[0] - point[0]) * normal[0] + (p[1] - point[1]) * normal[1];
         let mut solid: Vec<Pos2> = Vec::with_capacity(6);
         for k in 0..4 {
@@ -274,7 +275,8 @@ impl DebugDraw for EguiDraw {
         }
         // The surface line across the canvas.
         let t = [-normal[1], normal[0], 0.0];
-        let reach = corners.iter().map(|&c| dot(sub(c, point), t).abs() + dot(sub(c, point), normal).abs()).fold(0.0, f64::max);
+        let reach =
+            corners.iter().map(|&c| dot(sub(c, point), t).abs() + dot(sub(c, point), normal).abs()).fold(0.0, f64::max);
         let (a, b) = (add(point, scale(t, reach)), sub(point, scale(t, reach)));
         self.flat.push(Shape::line_segment([self.px(a), self.px(b)], Stroke::new(1.5, color(style.color))));
     }

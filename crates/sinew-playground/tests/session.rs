@@ -153,8 +153,7 @@ fn fuzz(kind: SceneKind, seed: u64) {
                 5 => s.save(),
                 6 if kind == SceneKind::RopeBetween => {
                     let load = if rng.below(2) == 0 { 0.0 } else { rng.range(0.0, 20.0) };
-                    let setup =
-                        RopeSetup { segments: rng.range(2.0, 200.0) as u32, length: rng.range(0.5, 8.0), load };
+                    let setup = RopeSetup { segments: rng.range(2.0, 200.0) as u32, length: rng.range(0.5, 8.0), load };
                     s.set_rope(setup);
                 }
                 _ if kind == SceneKind::RopeBetween => s.start_pull(5.0, 1),

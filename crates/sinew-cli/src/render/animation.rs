@@ -7,7 +7,7 @@ use super::raster::{
 };
 use super::trails::Trails;
 use super::view::View;
-use super::{caption, RenderOptions, capture, step};
+use super::{RenderOptions, caption, capture, step};
 use sinew_scene::Simulation;
 use std::io::Write as _;
 use std::path::Path;
