@@ -51,7 +51,10 @@ fn the_window_starts_under_xvfb_draws_and_changes_after_a_drag() {
     assert!(out.status.success(), "the playground failed: {log}");
     assert!(a.exists() && b.exists(), "no screenshots: {log}");
     let (colours, busy, before) = variety(&a);
-    assert!(colours > 50 && busy > 0.2, "blank window: {colours} colours, {busy:.2} not background");
+    // (The panels are unfilled and the rope scene's ground is a thin band: ~7 % of the
+    // window is not background, text and shapes in some 3500 colours; a blank window has
+    // one colour.)
+    assert!(colours > 50 && busy > 0.04, "blank window: {colours} colours, {busy:.2} not background");
     let (_, _, after) = variety(&b);
     // Only the canvas counts (right of the side panel, above the plots), not the numbers.
     let (w, h) = (1280, 800);
