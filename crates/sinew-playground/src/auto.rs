@@ -10,7 +10,8 @@
 //! - `dragmid=X1,Y1,N`: the same from wherever the middle free particle (of a rope: its
 //!   middle) is on screen, as a user pointing at it; `holdmid=X1,Y1,N` the same without
 //!   letting go (for a screenshot of the held body);
-//! - `punch`: the Punch button; `noplots`: hide the plots;
+//! - `punch`: the Punch button; `pull`: the rope-between page's "Pull ends apart" (one
+//!   cycle); `noplots`: hide the plots;
 //! - `shot=PATH`: save the window as a PNG (eframe's screenshot command);
 //! - `bench=SECONDS,PATH`: measure real frame times for SECONDS and write their median,
 //!   mean, 95th percentile and count to PATH, with the medians of where a frame's time
@@ -36,6 +37,7 @@ enum Cmd {
     Drag { from: [f32; 2], to: [f32; 2], frames: u32 },
     DragMiddle { to: [f32; 2], frames: u32, release: bool },
     Punch,
+    Pull,
     NoPlots,
     Shot(PathBuf),
     Bench { seconds: f64, out: PathBuf },
@@ -101,6 +103,7 @@ impl Auto {
                     _ => return Err(format!("{part}: expected X1,Y1,N")),
                 },
                 "punch" => Cmd::Punch,
+                "pull" => Cmd::Pull,
                 "noplots" => Cmd::NoPlots,
                 "shot" => Cmd::Shot(PathBuf::from(arg)),
                 "bench" => {
@@ -163,6 +166,10 @@ impl Auto {
             Cmd::DragMiddle { to, frames, release } => self.drag(app, None, to, n, frames, release),
             Cmd::Punch => {
                 app.session.punch(None, None);
+                true
+            }
+            Cmd::Pull => {
+                app.session.start_pull(5.0, 1);
                 true
             }
             Cmd::NoPlots => {
