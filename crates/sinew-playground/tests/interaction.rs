@@ -252,6 +252,22 @@ fn set_slider(h: &mut Harness<'_, App>, label: &str, value: f64) {
     h.step();
 }
 
+/// Ragdoll 2D: the restitution slider reaches the world, and Drop (which rebuilds the
+/// figure's world) keeps it.
+#[test]
+fn the_restitution_slider_reaches_the_world_and_drop_keeps_it() {
+    let mut h = harness(SceneKind::Ragdoll);
+    for e in [0.9, 0.0, 0.5] {
+        set_slider(&mut h, "restitution", e);
+        assert!((h.state().session.params.restitution - e).abs() < 1e-9, "the slider reads {e}");
+        assert!((h.state().session.sims[0].params().restitution - e).abs() < 1e-6, "the world has {e}");
+        h.get_by_label("Drop").click();
+        h.step();
+        assert!(h.state().session.sims[0].time() < 0.1, "dropped again");
+        assert!((h.state().session.sims[0].params().restitution - e).abs() < 1e-6, "kept after Drop: {e}");
+    }
+}
+
 /// Ragdoll 2D: the restitution slider reaches the world, and a figure dropped (Drop) with
 /// restitution 0.9 bounces higher than with 0, measured on its mean particle height: the
 /// rebound (highest point after the first landing's lowest) is at least a quarter of
