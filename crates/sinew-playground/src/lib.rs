@@ -5,7 +5,8 @@
 //! - [`sim`]: a running scene with grabbing, live settings, statistics and snapshots, over
 //!   any dimension and number type;
 //! - [`session`]: the app's state without a window (scene, clock, hand, settings, history),
-//!   what the tests drive;
+//!   what the tests drive; the rope-between page's rope, load and pull in its `between`
+//!   part;
 //! - [`catalog`]: the menu's scenes, each a file under `scenes/`;
 //! - [`painter`]: the egui back end of `sinew::debug_draw` (2D shapes; 3D shaded, sorted
 //!   faces), through a [`camera`];
