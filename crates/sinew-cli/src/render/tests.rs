@@ -364,3 +364,38 @@ fn scale_labels_and_text_width() {
     super::text::draw(&mut p, "nan", f32::NAN, 5.0, 16.0, [0, 0, 0]);
     super::text::draw(&mut p, "edge", -5.0, 10.0, 16.0, [0, 0, 0]);
 }
+
+/// A GIF's frames carry the caption too, in the colour table's colours: dark glyph pixels
+/// in the top-left corner of the first and the last image, and none there without a title.
+#[test]
+fn gif_frames_carry_the_caption() {
+    let dir = temp_dir("caption");
+    let dark_top_left = |path: &Path| -> Vec<usize> {
+        let bytes = std::fs::read(path).expect("gif written");
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::RGBA);
+        let mut decoder = options.read_info(bytes.as_slice()).expect("gif decodes");
+        let w = usize::from(decoder.width());
+        let mut counts = Vec::new();
+        while let Some(frame) = decoder.read_next_frame().expect("frame decodes") {
+            let dark = (0..30usize)
+                .flat_map(|y| (0..150usize).map(move |x| 4 * (y * w + x)))
+                .filter(|&i| frame.buffer[i..i + 3].iter().all(|&c| c < 120))
+                .count();
+            counts.push(dark);
+        }
+        counts
+    };
+    let opts = RenderOptions { width: 320, height: 240, frames: 8, every: 4, ..Default::default() };
+    let with = dir.join("with.gif");
+    let mut sim = sinew_scene::load_str(SCENE_2D).expect("scene loads");
+    render(sim.as_mut(), &with, &RenderOptions { title: Some("scene_2d".into()), ..opts.clone() }).expect("renders");
+    let counts = dark_top_left(&with);
+    assert_eq!(counts.len(), 3);
+    assert!(counts.iter().all(|&n| n > 40), "caption pixels per image: {counts:?}");
+    let without = dir.join("without.gif");
+    let mut sim = sinew_scene::load_str(SCENE_2D).expect("scene loads");
+    render(sim.as_mut(), &without, &opts).expect("renders");
+    assert!(dark_top_left(&without).iter().all(|&n| n == 0));
+    std::fs::remove_dir_all(&dir).ok();
+}
