@@ -240,6 +240,35 @@ fn either_end_of_the_rope_between_two_objects_follows_the_mouse() {
     }
 }
 
+/// The rope-between page's "Pull ends apart" button runs both ends apart to 99 % of the
+/// rope's length and back with the 10 kg load hung, every segment within 1 %.
+#[test]
+fn the_pull_button_runs_both_ends_apart_with_the_load_hung() {
+    let mut h = harness(SceneKind::RopeBetween);
+    for _ in 0..30 {
+        h.step();
+    }
+    assert!(h.state().session.rope.load >= 10.0, "the page opens with its load");
+    h.get_by_label("Pull ends apart (5 m/s)").click();
+    h.step();
+    assert!(h.state().session.pull.is_some(), "the pull started");
+    let (a, b, length) = h.state().session.between_ends().unwrap();
+    let mut widest: f64 = 0.0;
+    for _ in 0..600 {
+        h.step();
+        let s = &h.state().session;
+        let (pa, pb) = (s.sims[0].position(a).unwrap(), s.sims[0].position(b).unwrap());
+        widest = widest.max(((pb[0] - pa[0]).powi(2) + (pb[1] - pa[1]).powi(2)).sqrt());
+        if s.pull.is_none() {
+            break;
+        }
+    }
+    let s = &h.state().session;
+    assert!(s.pull.is_none(), "the pull ended");
+    assert!(widest > 0.985 * length, "ends reached {widest} m of {length} m");
+    assert!(s.pull_worst < 0.01, "worst segment stretch {:.3} %", 100.0 * s.pull_worst);
+}
+
 /// Sets a slider through AccessKit (what a screen reader does), as exactly as the slider
 /// allows.
 fn set_slider(h: &mut Harness<'_, App>, label: &str, value: f64) {
