@@ -4,10 +4,12 @@
 //! particles, changes the world's settings live, reads statistics and takes snapshots, which
 //! need the typed world. [`Play<S>`] holds a [`BuiltScene<S>`] and implements the
 //! object-safe [`Sim`] trait over it; [`load`] builds one from a parsed scene for any of the
-//! six (dimension, scalar) pairs. ([`Sim`] repeats the stepping part of `Simulation`;
-//! having `Simulation` as its supertrait would need a `sinew_scene::SceneSim` built from a
-//! `BuiltScene` outside `sinew-scene`, which that crate does not offer.) Every input crosses as `f64` (`[x, y, z]`, z ignored in
+//! six (dimension, scalar) pairs. Every input crosses as `f64` (`[x, y, z]`, z ignored in
 //! 2D) and is checked for finiteness here: nothing the mouse does reaches the world as NaN.
+//!
+//! [`Sim`] repeats the stepping part of `Simulation`; having `Simulation` as its
+//! supertrait would need a `sinew_scene::SceneSim` built from a `BuiltScene` outside
+//! `sinew-scene`, which that crate does not offer.
 
 use sinew::debug_draw::{DebugDraw, DebugDrawOptions};
 use sinew::ragdoll::Grab;
