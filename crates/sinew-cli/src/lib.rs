@@ -23,7 +23,8 @@ pub fn showcase(out_dir: &Path) -> Result<Vec<(PathBuf, String)>, String> {
         let stem = name.trim_end_matches(".json");
         for ext in ["gif", "png"] {
             let out: PathBuf = out_dir.join(format!("{stem}.{ext}"));
-            let opts = render::RenderOptions { frames: 240, every: 2, ..Default::default() };
+            let opts =
+                render::RenderOptions { frames: 240, every: 2, title: Some(stem.to_string()), ..Default::default() };
             let mut sim = load(&path)?;
             let msg = render::render(sim.as_mut(), &out, &opts)?;
             written.push((out, msg));

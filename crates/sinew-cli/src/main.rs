@@ -101,7 +101,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Simulate { scene, frames, every }) => simulate(&scene, frames, every),
         Some(Command::Render { scene, out, frames, every, width, height, show }) => {
-            let mut opts = render::RenderOptions { width, height, frames, every: every.max(1), ..Default::default() };
+            let mut opts = render::RenderOptions {
+                width,
+                height,
+                frames,
+                every: every.max(1),
+                title: Some(render::title_of(&scene)),
+                ..Default::default()
+            };
             for o in show {
                 let d = &mut opts.draw;
                 match o {

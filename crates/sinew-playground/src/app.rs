@@ -2,13 +2,25 @@
 //! eframe calls, and what the tests call through egui_kittest).
 
 use crate::auto::Auto;
-use crate::catalog::SceneKind;
+use crate::browser::Browser;
+use crate::catalog::{self, SceneKind};
 use crate::panels::{self, Request};
 use crate::session::Session;
 use crate::view::{self, ViewState};
 use egui::{Rect, Vec2};
 use sinew::debug_draw::DebugDrawOptions;
 use std::path::Path;
+
+/// Where the last frames' time went (ms), for the frame-time measurement (`auto`'s
+/// `bench`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameCost {
+    /// The app's own frame ([`App::ui`]: physics, egui layout, the debug drawing).
+    pub app_ms: f64,
+    /// eframe's measure of the previous frame without its buffer swap (the app's frame,
+    /// egui's tessellation and the GL calls); `None` outside a window.
+    pub cpu_ms: Option<f64>,
+}
 
 /// The playground app.
 pub struct App {
@@ -20,6 +32,8 @@ pub struct App {
     pub draw: DebugDrawOptions,
     /// The path field's text.
     pub path: String,
+    /// The file browser (opened by "Browse…").
+    pub browser: Browser,
     /// A script run instead of a user (screenshots, the smoke test, the benchmark).
     pub auto: Option<Auto>,
     /// Seconds per frame fed to the clock; `None`: egui's measured frame time.
@@ -28,6 +42,8 @@ pub struct App {
     pub show_plots: bool,
     /// Canvas rectangles of the last frame (one per world).
     pub canvases: Vec<Rect>,
+    /// Where the last frames' time went.
+    pub cost: FrameCost,
 }
 
 impl App {
@@ -51,10 +67,12 @@ impl App {
             views,
             draw,
             path: String::new(),
+            browser: Browser::new(&catalog::scenes_dir()),
             auto: None,
             fixed_dt: None,
             show_plots: true,
             canvases: Vec::new(),
+            cost: FrameCost::default(),
         }
     }
 
@@ -94,7 +112,7 @@ impl App {
         let frame = egui::Frame::side_top_panel(&ctx.style()).fill(egui::Color32::TRANSPARENT);
         egui::SidePanel::left("controls").resizable(false).exact_width(330.0).frame(frame).show(ctx, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                req = panels::scene_menu(ui, &self.session, &mut self.path);
+                req = panels::scene_menu(ui, &self.session, &mut self.path, &mut self.browser);
                 ui.separator();
                 if let Some(kind) = self.session.kind() {
                     ui.label(kind.hint());
@@ -136,6 +154,10 @@ impl App {
                 }
             }
         });
+        if let Some(file) = self.browser.show(ctx) {
+            self.path = file.display().to_string();
+            req = Some(Request::OpenFile(self.path.clone()));
+        }
         if let Some(req) = req {
             self.request(req);
         }
@@ -147,8 +169,11 @@ impl App {
 }
 
 impl eframe::App for App {
-    fn update(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+    fn update(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        self.cost.cpu_ms = frame.info().cpu_usage.map(|s| f64::from(s) * 1e3);
+        let t0 = std::time::Instant::now();
         self.ui(ctx);
+        self.cost.app_ms = t0.elapsed().as_secs_f64() * 1e3;
         ctx.request_repaint();
     }
 

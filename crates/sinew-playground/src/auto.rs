@@ -10,10 +10,14 @@
 //! - `dragmid=X1,Y1,N`: the same from wherever the middle free particle (of a rope: its
 //!   middle) is on screen, as a user pointing at it; `holdmid=X1,Y1,N` the same without
 //!   letting go (for a screenshot of the held body);
-//! - `punch`: the Punch button; `noplots`: hide the plots;
+//! - `punch`: the Punch button; `pull`: the rope-between page's "Pull ends apart" (one
+//!   cycle); `noplots`: hide the plots;
 //! - `shot=PATH`: save the window as a PNG (eframe's screenshot command);
 //! - `bench=SECONDS,PATH`: measure real frame times for SECONDS and write their median,
-//!   mean, 95th percentile and count to PATH;
+//!   mean, 95th percentile and count to PATH, with the medians of where a frame's time
+//!   went ([`crate::app::FrameCost`]): the app's own frame (physics, egui layout, the debug
+//!   drawing), egui's tessellation and the GL calls, and the rest (the buffer swap, where
+//!   software OpenGL rasterises, and waiting);
 //! - `quit`: close the window.
 
 use crate::app::App;
@@ -33,6 +37,7 @@ enum Cmd {
     Drag { from: [f32; 2], to: [f32; 2], frames: u32 },
     DragMiddle { to: [f32; 2], frames: u32, release: bool },
     Punch,
+    Pull,
     NoPlots,
     Shot(PathBuf),
     Bench { seconds: f64, out: PathBuf },
@@ -47,7 +52,7 @@ pub struct Auto {
     current: Option<(Cmd, u32)>,
     /// A screenshot requested and not yet received.
     shot_pending: Option<PathBuf>,
-    bench: Option<(Instant, Vec<f64>, Instant)>,
+    bench: Option<Bench>,
     drag_depth: f64,
     drag_from: egui::Pos2,
     /// Errors (a failed save), printed on stderr.
@@ -98,6 +103,7 @@ impl Auto {
                     _ => return Err(format!("{part}: expected X1,Y1,N")),
                 },
                 "punch" => Cmd::Punch,
+                "pull" => Cmd::Pull,
                 "noplots" => Cmd::NoPlots,
                 "shot" => Cmd::Shot(PathBuf::from(arg)),
                 "bench" => {
@@ -135,11 +141,15 @@ impl Auto {
                 Err(e) => self.errors.push(e),
             }
         }
-        if let Some((start, times, last)) = &mut self.bench {
+        if let Some(b) = &mut self.bench {
             let now = Instant::now();
-            times.push((now - *last).as_secs_f64() * 1e3);
-            *last = now;
-            let _ = start;
+            b.frames.push((now - b.last).as_secs_f64() * 1e3);
+            b.last = now;
+            b.physics.push(app.session.physics_ms);
+            b.app.push(app.cost.app_ms);
+            if let Some(cpu) = app.cost.cpu_ms {
+                b.cpu.push(cpu);
+            }
         }
         if self.current.is_none() && self.shot_pending.is_none() {
             self.current = self.cmds.pop_front().map(|c| (c, 0));
@@ -158,6 +168,10 @@ impl Auto {
                 app.session.punch(None, None);
                 true
             }
+            Cmd::Pull => {
+                app.session.start_pull(5.0, 1);
+                true
+            }
             Cmd::NoPlots => {
                 app.show_plots = false;
                 true
@@ -170,11 +184,11 @@ impl Auto {
             Cmd::Bench { seconds, ref out } => match &self.bench {
                 None => {
                     let now = Instant::now();
-                    self.bench = Some((now, Vec::new(), now));
+                    self.bench = Some(Bench { start: now, last: now, ..Bench::default() });
                     false
                 }
-                Some((start, times, _)) if start.elapsed().as_secs_f64() >= seconds => {
-                    if let Err(e) = write_bench(times, out) {
+                Some(b) if b.start.elapsed().as_secs_f64() >= seconds => {
+                    if let Err(e) = b.write(out) {
                         self.errors.push(e);
                     }
                     self.bench = None;
@@ -253,21 +267,59 @@ fn save_png(image: &egui::ColorImage, path: &std::path::Path) -> Result<(), Stri
     pixmap.save_png(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn write_bench(times: &[f64], out: &std::path::Path) -> Result<(), String> {
-    let mut v: Vec<f64> = times.iter().copied().filter(|t| t.is_finite()).collect();
-    v.sort_by(f64::total_cmp);
-    if v.is_empty() {
-        return Err("no frames measured".into());
+/// Frame times being measured (`bench=`), in ms per frame.
+#[derive(Debug)]
+struct Bench {
+    start: Instant,
+    last: Instant,
+    /// Between frames (what the user sees).
+    frames: Vec<f64>,
+    /// The physics steps of the frame.
+    physics: Vec<f64>,
+    /// The app's frame ([`App::ui`]: physics, egui layout, debug drawing).
+    app: Vec<f64>,
+    /// eframe's measure of the previous frame without the buffer swap: the app's frame,
+    /// egui's tessellation and the GL calls.
+    cpu: Vec<f64>,
+}
+
+impl Default for Bench {
+    fn default() -> Self {
+        let now = Instant::now();
+        Self { start: now, last: now, frames: Vec::new(), physics: Vec::new(), app: Vec::new(), cpu: Vec::new() }
     }
-    let median = v[v.len() / 2];
-    let mean = v.iter().sum::<f64>() / v.len() as f64;
-    let p95 = v[(v.len() * 95 / 100).min(v.len() - 1)];
-    let text = format!(
-        "frames {}\nmedian_ms {median:.3}\nmean_ms {mean:.3}\np95_ms {p95:.3}\nmedian_fps {:.1}\n",
-        v.len(),
-        1e3 / median
-    );
-    std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))
+}
+
+fn median(v: &[f64]) -> Option<f64> {
+    let mut v: Vec<f64> = v.iter().copied().filter(|t| t.is_finite()).collect();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied()
+}
+
+impl Bench {
+    fn write(&self, out: &std::path::Path) -> Result<(), String> {
+        let mut v: Vec<f64> = self.frames.iter().copied().filter(|t| t.is_finite()).collect();
+        v.sort_by(f64::total_cmp);
+        let Some(&median_ms) = v.get(v.len() / 2) else { return Err("no frames measured".into()) };
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        let p95 = v[(v.len() * 95 / 100).min(v.len() - 1)];
+        let (physics, app, cpu) = (median(&self.physics), median(&self.app), median(&self.cpu));
+        let ms = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"));
+        let tessellate_gl = app.zip(cpu).map(|(a, c)| c - a);
+        let swap = cpu.map(|c| median_ms - c);
+        let text = format!(
+            "frames {}\nmedian_ms {median_ms:.3}\nmean_ms {mean:.3}\np95_ms {p95:.3}\nmedian_fps {:.1}\n\
+             physics_ms {}\napp_ms {}\ncpu_ms {}\ntessellate_gl_ms {}\nswap_ms {}\n",
+            v.len(),
+            1e3 / median_ms,
+            ms(physics),
+            ms(app),
+            ms(cpu),
+            ms(tessellate_gl),
+            ms(swap),
+        );
+        std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))
+    }
 }
 
 #[cfg(test)]

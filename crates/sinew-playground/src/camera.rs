@@ -30,21 +30,25 @@ pub struct Camera {
 }
 
 impl Camera {
-    /// A camera fitting the box `min..max` into `rect`.
+    /// A camera fitting the box `min..max` into `rect`. In 2D, when the box is wider than
+    /// the canvas (the room left is above and below it), the box sits at the canvas's
+    /// bottom and the room is above it: where things are lifted and thrown, and not a
+    /// band of ground to fill (on software OpenGL every filled pixel costs).
     #[must_use]
     pub fn fit(dim: usize, min: [f64; 3], max: [f64; 3], rect: Rect, yaw_deg: f64, pitch_deg: f64) -> Self {
-        let target = [0.5 * (min[0] + max[0]), 0.5 * (min[1] + max[1]), 0.5 * (min[2] + max[2])];
+        let mut target = [0.5 * (min[0] + max[0]), 0.5 * (min[1] + max[1]), 0.5 * (min[2] + max[2])];
         let span_x = (max[0] - min[0]).max(if dim == 3 { max[2] - min[2] } else { 0.0 }).max(0.1);
         let span_y = (max[1] - min[1]).max(0.1);
         let scale = (f64::from(rect.width()) / span_x).min(f64::from(rect.height()) / span_y) * 0.92;
-        Self {
-            dim,
-            target,
-            scale: if scale.is_finite() && scale > 0.0 { scale } else { 50.0 },
-            yaw: yaw_deg.to_radians(),
-            pitch: pitch_deg.to_radians(),
-            rect,
+        let scale = if scale.is_finite() && scale > 0.0 { scale } else { 50.0 };
+        if dim == 2 {
+            // The box's bottom 4 % of the canvas height above the canvas's bottom.
+            let bottom_up = min[1] + 0.46 * f64::from(rect.height()) / scale;
+            if bottom_up.is_finite() {
+                target[1] = target[1].max(bottom_up);
+            }
         }
+        Self { dim, target, scale, yaw: yaw_deg.to_radians(), pitch: pitch_deg.to_radians(), rect }
     }
 
     /// World → view axes (right, up, towards the viewer), relative to the target.
@@ -159,6 +163,22 @@ mod tests {
         for i in 0..3 {
             assert!((back[i] - p[i]).abs() < 1e-4, "{back:?} vs {p:?}");
         }
+    }
+
+    #[test]
+    fn a_wide_2d_box_sits_at_the_bottom_and_a_tall_one_in_the_middle() {
+        let rect = Rect::from_min_size(Pos2::new(0.0, 10.0), Vec2::new(800.0, 500.0));
+        // 12 × 4 m: limited by the width, 300 px of room.
+        let wide = Camera::fit(2, [0.0, 0.0, 0.0], [12.0, 4.0, 0.0], rect, 0.0, 0.0);
+        let (bottom, top) = (wide.project([6.0, 0.0, 0.0]).pos.y, wide.project([6.0, 4.0, 0.0]).pos.y);
+        assert!((bottom - (510.0 - 20.0)).abs() < 0.5, "bottom at {bottom}");
+        assert!(top > 10.0 && top < bottom, "top at {top}");
+        let (left, right) = (wide.project([0.0, 0.0, 0.0]).pos.x, wide.project([12.0, 0.0, 0.0]).pos.x);
+        assert!((left + right - 800.0).abs() < 0.5, "centred across: {left} {right}");
+        // 4 × 12 m: limited by the height, centred.
+        let tall = Camera::fit(2, [0.0, 0.0, 0.0], [4.0, 12.0, 0.0], rect, 0.0, 0.0);
+        let (bottom, top) = (tall.project([2.0, 0.0, 0.0]).pos.y, tall.project([2.0, 12.0, 0.0]).pos.y);
+        assert!((bottom + top - 520.0).abs() < 0.5, "centred: {top} {bottom}");
     }
 
     #[test]

@@ -77,7 +77,7 @@ impl SceneKind {
     pub fn hint(self) -> &'static str {
         match self {
             SceneKind::Rope | SceneKind::Rope3d => "Drag anywhere on the rope to pick it up; let go to throw it.",
-            SceneKind::RopeBetween => "Drag either end; the sliders rebuild the rope.",
+            SceneKind::RopeBetween => "Drag either end (its block) or the load; the sliders rebuild the rope.",
             SceneKind::GrapplingHook => {
                 "Drag the character round the posts: the rope wraps and unwraps, its length held."
             }

@@ -248,18 +248,37 @@ impl DebugDraw for EguiDraw {
         self.flat.push(Shape::convex_polygon(pts, fill, Stroke::new(1.2, color(style.color))));
     }
 
-    fn half_plane(&mut self, point: P3, normal: P3, extent: f64, style: &Style) {
+    fn half_plane(&mut self, point: P3, normal: P3, _extent: f64, style: &Style) {
         self.primitives += 1;
-        // Wide enough for any pan and zoom of the view: clipped by the painter.
-        let view = f64::from(self.cam.rect.width().max(self.cam.rect.height())) / self.cam.scale;
-        let e = extent.max(4.0 * view) + dot(sub(self.cam.target, point), [-normal[1], normal[0], 0.0]).abs();
-        let t = [-normal[1] * e, normal[0] * e, 0.0];
-        let deep = scale(normal, -e);
-        let pts = [add(point, t), sub(point, t), add(sub(point, t), deep), add(add(point, t), deep)];
-        let screen: Vec<Pos2> = pts.iter().map(|&p| self.px(p)).collect();
-        let fill = style.fill.map_or(Color32::TRANSPARENT, color);
-        self.flat.push(Shape::convex_polygon(screen, fill, Stroke::NONE));
-        self.flat.push(Shape::line_segment([self.px(pts[0]), self.px(pts[1])], Stroke::new(1.5, color(style.color))));
+        // The solid side (`n·(x − point) ≤ 0`) clipped to the canvas, a little enlarged:
+        // software OpenGL bins a triangle over every tile of its bounds, so a band drawn
+        // far beyond the view (and clipped only by the scissor) cost ~5 ms a frame.
+        let r = self.cam.rect.expand(4.0);
+        let corners =
+            [r.left_top(), r.right_top(), r.right_bottom(), r.left_bottom()].map(|c| self.cam.unproject(c, 0.0));
+        let side = |p: P3| (p[0] - point[0]) * normal[0] + (p[1] - point[1]) * normal[1];
+        let mut solid: Vec<Pos2> = Vec::with_capacity(6);
+        for k in 0..4 {
+            let (a, b) = (corners[k], corners[(k + 1) % 4]);
+            let (sa, sb) = (side(a), side(b));
+            if sa <= 0.0 {
+                solid.push(self.px(a));
+            }
+            if (sa < 0.0) != (sb < 0.0) && sa != sb {
+                let t = sa / (sa - sb);
+                solid.push(self.px(add(a, scale(sub(b, a), t))));
+            }
+        }
+        if solid.len() >= 3 {
+            let fill = style.fill.map_or(Color32::TRANSPARENT, color);
+            self.flat.push(Shape::convex_polygon(solid, fill, Stroke::NONE));
+        }
+        // The surface line across the canvas.
+        let t = [-normal[1], normal[0], 0.0];
+        let reach =
+            corners.iter().map(|&c| dot(sub(c, point), t).abs() + dot(sub(c, point), normal).abs()).fold(0.0, f64::max);
+        let (a, b) = (add(point, scale(t, reach)), sub(point, scale(t, reach)));
+        self.flat.push(Shape::line_segment([self.px(a), self.px(b)], Stroke::new(1.5, color(style.color))));
     }
 
     fn arc(&mut self, center: P3, axis: P3, start: P3, sweep: f64, style: &Style) {

@@ -1,6 +1,7 @@
 //! The side panel (scene menu, clock controls, sliders, scene buttons, debug-draw toggles,
 //! statistics, the frame's time by step stage) and the plots below the canvas.
 
+use crate::browser::Browser;
 use crate::catalog::SceneKind;
 use crate::session::{RopeSetup, Session};
 use egui::Ui;
@@ -16,8 +17,8 @@ pub enum Request {
     OpenFile(String),
 }
 
-/// The scene menu and the path field.
-pub fn scene_menu(ui: &mut Ui, session: &Session, path: &mut String) -> Option<Request> {
+/// The scene menu, the path field and the button that opens the file browser.
+pub fn scene_menu(ui: &mut Ui, session: &Session, path: &mut String, browser: &mut Browser) -> Option<Request> {
     let mut req = None;
     ui.heading("Scenes");
     for kind in SceneKind::ALL {
@@ -27,10 +28,13 @@ pub fn scene_menu(ui: &mut Ui, session: &Session, path: &mut String) -> Option<R
     }
     ui.horizontal(|ui| {
         ui.label("File:");
-        let edit = ui.add(egui::TextEdit::singleline(path).hint_text("scenes/….json").desired_width(150.0));
+        let edit = ui.add(egui::TextEdit::singleline(path).hint_text("scenes/….json").desired_width(120.0));
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if (ui.button("Open").clicked() || enter) && !path.trim().is_empty() {
             req = Some(Request::OpenFile(path.trim().to_string()));
+        }
+        if ui.button("Browse…").on_hover_text("Pick a scene file from disk").clicked() {
+            browser.open = !browser.open;
         }
     });
     req
@@ -93,7 +97,8 @@ fn rope_between(ui: &mut Ui, session: &mut Session) {
     let mut setup: RopeSetup = session.rope;
     let a = ui.add(egui::Slider::new(&mut setup.segments, 2..=200).text("segments"));
     let b = ui.add(egui::Slider::new(&mut setup.length, 0.5..=8.0).text("length (m)"));
-    if (a.changed() || b.changed()) && setup != session.rope {
+    let c = ui.add(egui::Slider::new(&mut setup.load, 0.0..=20.0).text("load in the middle (kg)"));
+    if (a.changed() || b.changed() || c.changed()) && setup != session.rope {
         session.set_rope(setup);
     }
     ui.horizontal(|ui| {
@@ -191,8 +196,33 @@ pub fn stats(ui: &mut Ui, session: &Session) {
 /// Points per plotted line: on software OpenGL the plots were most of a frame's cost.
 const PLOT_POINTS: usize = 120;
 
+/// A plot's heading: its name, the latest value and the range shown (the plots have no
+/// axes: on software OpenGL their tick labels cost ~3.7 ms a frame, a fifth of it).
+fn plot_heading(name: &str, points: &[[f64; 2]]) -> String {
+    let ys = points.iter().map(|p| p[1]).filter(|y| y.is_finite());
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    match points.last() {
+        Some(p) if lo <= hi => format!("{name}: {} ({} … {})", short(p[1]), short(lo), short(hi)),
+        _ => name.to_string(),
+    }
+}
+
+/// A number in about four significant digits.
+fn short(x: f64) -> String {
+    let a = x.abs();
+    if a >= 1000.0 || a == 0.0 {
+        format!("{x:.0}")
+    } else if a >= 10.0 {
+        format!("{x:.1}")
+    } else if a >= 0.1 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.3}")
+    }
+}
+
 /// Energy, worst constraint error and frame time over the last 10 s (each point the
-/// largest of its run of frames).
+/// largest of its run of frames), each headed by its latest value and range.
 pub fn plots(ui: &mut Ui, session: &Session) {
     let h = &session.history;
     let width = (ui.available_width() / 3.0 - 8.0).max(80.0);
@@ -204,7 +234,7 @@ pub fn plots(ui: &mut Ui, session: &Session) {
         ];
         for (name, points) in series {
             ui.vertical(|ui| {
-                ui.label(name);
+                ui.label(plot_heading(name, &points));
                 Plot::new(name)
                     .width(width)
                     .height(110.0)
@@ -214,8 +244,24 @@ pub fn plots(ui: &mut Ui, session: &Session) {
                     .show_x(false)
                     .show_background(false)
                     .show_grid(false)
+                    .show_axes(false)
                     .show(ui, |plot| plot.line(Line::new(name, PlotPoints::from(points))));
             });
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plot_heading_gives_the_latest_value_and_the_range() {
+        let pts = [[0.0, 2.0], [1.0, 0.5], [2.0, 1234.4]];
+        assert_eq!(plot_heading("e", &pts), "e: 1234 (0.50 … 1234)");
+        assert_eq!(plot_heading("e", &[]), "e");
+        assert_eq!(plot_heading("e", &[[0.0, f64::NAN]]), "e");
+        assert_eq!(short(0.01234), "0.012");
+        assert_eq!(short(-12.34), "-12.3");
+    }
 }

@@ -6,6 +6,10 @@
 //! for the determinism page (the same file in `f32` and in fixed point), which then receive
 //! the same input: a drag grabs the same particle slot in both.
 
+mod between;
+
+pub use between::{DEFAULT_LOAD, Pull, RopeSetup};
+
 use crate::catalog::{SceneKind, scene_text};
 use crate::history::{History, Sample};
 use crate::sim::{self, Params, Sim, Stats};
@@ -22,31 +26,6 @@ pub enum Source {
     Menu(SceneKind),
     /// A file (command line or the path field).
     File(String),
-}
-
-/// The rope-between page's rebuild settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RopeSetup {
-    /// Segments.
-    pub segments: u32,
-    /// Rest length (m).
-    pub length: f64,
-}
-
-/// The automatic pull of the rope-between page: both ends apart to 99 % of the rope's
-/// length and back together at a fixed speed each.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Pull {
-    /// Speed of each end (m/s).
-    pub speed: f64,
-    /// Apart (true) or together.
-    pub apart: bool,
-    /// Half the current distance between the ends (m).
-    pub half: f64,
-    /// Midpoint of the ends.
-    pub center: [f64; 3],
-    /// Cycles (apart and together) still to run.
-    pub cycles: u32,
 }
 
 /// Largest number of fixed steps one frame may run (the rest of the time is dropped, so a
@@ -120,10 +99,8 @@ impl Session {
     }
 
     fn from_spec(source: Source, spec: SceneSpec) -> Result<Self, String> {
-        let rope = spec.ropes.first().map_or(RopeSetup { segments: 40, length: 3.0 }, |r| RopeSetup {
-            segments: r.segments.unwrap_or(40).clamp(1, 400) as u32,
-            length: polyline_length(&r.points),
-        });
+        let load = if source == Source::Menu(SceneKind::RopeBetween) { DEFAULT_LOAD } else { 0.0 };
+        let rope = RopeSetup::of(&spec, load);
         let mut s = Self {
             source,
             spec,
@@ -201,6 +178,7 @@ impl Session {
         for sim in &mut self.sims {
             sim.set_params(&p)?;
         }
+        self.apply_load()?;
         self.save();
         self.stats = self.sims[0].stats();
         Ok(())
@@ -228,35 +206,6 @@ impl Session {
             }
         }
         self.params = p;
-    }
-
-    /// Rebuilds the rope-between rope with `setup` (segments 1–400, length 0.2–20 m), its ends
-    /// 80 % of its length apart about the middle of the file's ends.
-    pub fn set_rope(&mut self, setup: RopeSetup) {
-        let segments = setup.segments.clamp(1, 400);
-        let length = if setup.length.is_finite() { setup.length.clamp(0.2, 20.0) } else { 3.0 };
-        let Some(r) = self.spec.ropes.first_mut() else { return };
-        let (a, b) = match (r.points.first(), r.points.last()) {
-            (Some(a), Some(b)) => (a.clone(), b.clone()),
-            _ => return,
-        };
-        let mid: Vec<f64> = a.iter().zip(&b).map(|(x, y)| 0.5 * (x + y)).collect();
-        let half = 0.4 * length;
-        let mut start = mid.clone();
-        let mut end = mid;
-        start[0] -= half;
-        end[0] += half;
-        // Laid as an upward V of the chosen length between its ends 80 % apart (clear of
-        // anything below), it falls into its sag.
-        let rise = 0.5 * (length * length - (2.0 * half) * (2.0 * half)).max(0.0).sqrt();
-        let mut peak = start.clone();
-        peak[0] += half;
-        peak[1] += rise;
-        r.points = vec![start, peak, end];
-        r.segments = Some(i64::from(segments));
-        r.segment_length = None;
-        self.rope = RopeSetup { segments, length };
-        self.reset();
     }
 
     /// Saves a snapshot of every world (the determinism page's rollback point).
@@ -316,48 +265,6 @@ impl Session {
         (d2(best.pos) <= radius * radius).then_some(best.slot)
     }
 
-    /// Moves the hand to `p` (world). On the rope-between page an end is kept within
-    /// 99.5 % of the rope's length of the other end: both are held, so the rope cannot pull
-    /// the other object along.
-    pub fn drag_to(&mut self, p: [f64; 3]) {
-        if !p.iter().all(|c| c.is_finite()) {
-            return;
-        }
-        let p = self.keep_rope_length(p);
-        if let Some((_, target)) = &mut self.hand {
-            *target = p;
-        }
-    }
-
-    /// `p` moved towards the other end of the held rope end's rope so that the ends stay
-    /// within 99.5 % of the rope's length (rope-between page only).
-    fn keep_rope_length(&self, p: [f64; 3]) -> [f64; 3] {
-        let Some((slot, _)) = self.hand else { return p };
-        if self.kind() != Some(SceneKind::RopeBetween) {
-            return p;
-        }
-        let sim = &self.sims[0];
-        let lengths = sim.rope_lengths();
-        for (k, &(a, b)) in sim.rope_ends().iter().enumerate() {
-            let other = if slot == a {
-                b
-            } else if slot == b {
-                a
-            } else {
-                continue;
-            };
-            let (Some(o), Some(&len)) = (sim.position(other), lengths.get(k)) else { continue };
-            let d = [p[0] - o[0], p[1] - o[1], p[2] - o[2]];
-            let dist = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-            let max = 0.995 * len;
-            if dist > max {
-                let s = max / dist;
-                return [o[0] + d[0] * s, o[1] + d[1] * s, o[2] + d[2] * s];
-            }
-        }
-        p
-    }
-
     /// Lets go of the hand's particle (a throw with its velocity).
     pub fn release(&mut self) {
         if let Some((slot, _)) = self.hand.take() {
@@ -387,49 +294,6 @@ impl Session {
         for sim in &mut self.sims {
             sim.punch(at, j);
         }
-    }
-
-    /// Starts the automatic pull of the rope-between page: both ends apart to 99 % of the
-    /// rope's length and back to 20 %, `cycles` times, each end at `speed` (m/s).
-    pub fn start_pull(&mut self, speed: f64, cycles: u32) {
-        let Some(&(a, b)) = self.sims[0].rope_ends().first() else { return };
-        let (Some(pa), Some(pb)) = (self.sims[0].position(a), self.sims[0].position(b)) else { return };
-        self.release();
-        for sim in &mut self.sims {
-            sim.release_all();
-            sim.grab(a, pa);
-            sim.grab(b, pb);
-        }
-        let center = [0.5 * (pa[0] + pb[0]), 0.5 * (pa[1] + pb[1]), 0.5 * (pa[2] + pb[2])];
-        let half = 0.5 * ((pb[0] - pa[0]).powi(2) + (pb[1] - pa[1]).powi(2) + (pb[2] - pa[2]).powi(2)).sqrt();
-        self.pull = Some(Pull { speed, apart: true, half, center, cycles: cycles.max(1) });
-        self.pull_worst = 0.0;
-    }
-
-    /// Moves the pulled ends by one step; ends the pull after its cycles.
-    fn advance_pull(&mut self, dt: f64) {
-        let Some(mut pull) = self.pull else { return };
-        let Some(&(a, b)) = self.sims[0].rope_ends().first() else { return };
-        let length = self.sims[0].rope_lengths().first().copied().unwrap_or(1.0);
-        let (far, near) = (0.495 * length, 0.1 * length);
-        if pull.apart {
-            pull.half = (pull.half + pull.speed * dt).min(far);
-            if pull.half >= far {
-                pull.apart = false;
-            }
-        } else {
-            pull.half = (pull.half - pull.speed * dt).max(near);
-            if pull.half <= near {
-                pull.apart = true;
-                pull.cycles -= 1;
-            }
-        }
-        let c = pull.center;
-        for sim in &mut self.sims {
-            sim.move_grab(a, [c[0] - pull.half, c[1], c[2]]);
-            sim.move_grab(b, [c[0] + pull.half, c[1], c[2]]);
-        }
-        self.pull = (pull.cycles > 0).then_some(pull);
     }
 
     /// Runs one frame of `real_dt` seconds: the steps the clock owes (none when paused).
@@ -513,8 +377,4 @@ impl Session {
     pub fn is_finite(&self) -> bool {
         self.sims.iter().all(|s| s.is_finite())
     }
-}
-
-fn polyline_length(points: &[Vec<f64>]) -> f64 {
-    points.windows(2).map(|w| w[0].iter().zip(&w[1]).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt()).sum()
 }

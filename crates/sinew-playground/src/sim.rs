@@ -6,6 +6,10 @@
 //! object-safe [`Sim`] trait over it; [`load`] builds one from a parsed scene for any of the
 //! six (dimension, scalar) pairs. Every input crosses as `f64` (`[x, y, z]`, z ignored in
 //! 2D) and is checked for finiteness here: nothing the mouse does reaches the world as NaN.
+//!
+//! [`Sim`] repeats the stepping part of `Simulation`; having `Simulation` as its
+//! supertrait would need a `sinew_scene::SceneSim` built from a `BuiltScene` outside
+//! `sinew-scene`, which that crate does not offer.
 
 use sinew::debug_draw::{DebugDraw, DebugDrawOptions};
 use sinew::ragdoll::Grab;
@@ -58,7 +62,7 @@ impl Stats {
     }
 }
 
-/// A live particle, for picking: its slot, position and whether it is kinematic.
+/// A live particle, for picking: its slot, position, whether it is kinematic, its mass.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pick {
     /// Particle slot (stable while the particle lives).
@@ -67,6 +71,8 @@ pub struct Pick {
     pub pos: [f64; 3],
     /// Pinned, driven or grabbed.
     pub kinematic: bool,
+    /// Mass (kg; 0 for a particle created pinned).
+    pub mass: f64,
 }
 
 /// A running scene (object-safe; see the module docs).
@@ -129,6 +135,10 @@ pub trait Sim {
     fn rope_lengths(&self) -> Vec<f64>;
     /// Slots of each rope's first and last particle.
     fn rope_ends(&self) -> Vec<(usize, usize)>;
+    /// Slots of rope `k`'s particles, start to end (empty if there is no such rope).
+    fn rope_slots(&self, k: usize) -> Vec<usize>;
+    /// Sets particle `slot`'s mass (kg; positive and finite).
+    fn set_mass(&mut self, slot: usize, mass: f64) -> Result<(), String>;
 }
 
 /// A scene on `World<S>` with the playground's grab and snapshot.
@@ -221,7 +231,8 @@ impl<S: SceneSpace> Sim for Play<S> {
         ps.handles()
             .filter_map(|h| {
                 let pos = ps.position(h)?.to_f64_array();
-                Some(Pick { slot: h.index(), pos, kinematic: ps.is_kinematic(h) })
+                let mass = ps.mass(h).map_or(0.0, |m| m.to_f64());
+                Some(Pick { slot: h.index(), pos, kinematic: ps.is_kinematic(h), mass })
             })
             .collect()
     }
@@ -413,6 +424,17 @@ impl<S: SceneSpace> Sim for Play<S> {
     }
     fn rope_ends(&self) -> Vec<(usize, usize)> {
         self.scene.world.ropes().map(|(_, r)| (r.start().index(), r.end().index())).collect()
+    }
+    fn rope_slots(&self, k: usize) -> Vec<usize> {
+        let rope = self.scene.world.ropes().nth(k);
+        rope.map(|(_, r)| r.particles().iter().map(|p| p.index()).collect()).unwrap_or_default()
+    }
+    fn set_mass(&mut self, slot: usize, mass: f64) -> Result<(), String> {
+        let h = self.handle(slot).ok_or_else(|| format!("no particle {slot}"))?;
+        if !(mass.is_finite() && mass > 0.0) {
+            return Err(format!("mass {mass}: must be positive and finite"));
+        }
+        self.scene.world.particles_mut().set_mass(h, RealOf::<S>::from_f64(mass)).map_err(|e| e.to_string())
     }
 }
 

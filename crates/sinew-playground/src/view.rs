@@ -145,13 +145,27 @@ fn move_camera(cam: &mut Camera, delta: Vec2) {
 
 /// A left press at `at`: takes the nearest particle within [`PICK_RADIUS_PX`], else moves
 /// the camera.
+///
+/// On the rope-between page a press on an end's block takes that end, even where a rope
+/// particle next to it is nearer the pointer.
 pub fn press(session: &mut Session, cam: &Camera, index: usize, at: Pos2) -> Gesture {
-    let best = session.sims[index]
-        .picks()
-        .into_iter()
-        .map(|p| (p, cam.project(p.pos)))
-        .filter(|(_, q)| f64::from(q.pos.distance(at)) <= PICK_RADIUS_PX)
-        .min_by(|a, b| a.1.pos.distance(at).total_cmp(&b.1.pos.distance(at)));
+    let picks = session.sims[index].picks();
+    let ends = match session.between_ends() {
+        Some((a, b, _)) if session.kind() == Some(SceneKind::RopeBetween) => vec![a, b],
+        _ => Vec::new(),
+    };
+    let on_block = picks
+        .iter()
+        .filter(|p| ends.contains(&p.slot))
+        .map(|&p| (p, cam.project(p.pos)))
+        .find(|(_, q)| (q.pos - at).abs().max_elem() <= 0.5 * END_BLOCK_PX);
+    let best = on_block.or_else(|| {
+        picks
+            .into_iter()
+            .map(|p| (p, cam.project(p.pos)))
+            .filter(|(_, q)| f64::from(q.pos.distance(at)) <= PICK_RADIUS_PX)
+            .min_by(|a, b| a.1.pos.distance(at).total_cmp(&b.1.pos.distance(at)))
+    });
     if let Some((p, q)) = best {
         let target = cam.unproject(at, q.depth);
         if session.press_slot(p.slot, target) {
@@ -161,18 +175,32 @@ pub fn press(session: &mut Session, cam: &Camera, index: usize, at: Pos2) -> Ges
     Gesture::Camera
 }
 
-/// The rope-between page's two objects: blocks at the rope's ends.
+/// Size of the rope-between page's end blocks (screen points).
+pub const END_BLOCK_PX: f32 = 22.0;
+
+/// The rope-between page's two objects (blocks A and B at the rope's ends) and its load's
+/// mass beside the load.
 fn end_blocks(painter: &egui::Painter, session: &Session, cam: &Camera, index: usize) {
     let sim = &session.sims[index];
-    for (a, b) in sim.rope_ends() {
-        for (slot, label) in [(a, "A"), (b, "B")] {
-            if let Some(p) = sim.position(slot) {
-                let c = cam.project(p).pos;
-                let r = Rect::from_center_size(c, Vec2::splat(22.0));
-                painter.rect_filled(r, 3.0, Color32::from_rgb(0x5a, 0x7d, 0xa8));
-                painter.text(c, egui::Align2::CENTER_CENTER, label, egui::FontId::proportional(13.0), Color32::WHITE);
-            }
+    let Some((a, b, _)) = session.between_ends() else { return };
+    for (slot, label) in [(a, "A"), (b, "B")] {
+        if let Some(p) = sim.position(slot) {
+            let c = cam.project(p).pos;
+            let r = Rect::from_center_size(c, Vec2::splat(END_BLOCK_PX));
+            painter.rect_filled(r, 3.0, Color32::from_rgb(0x5a, 0x7d, 0xa8));
+            painter.text(c, egui::Align2::CENTER_CENTER, label, egui::FontId::proportional(13.0), Color32::WHITE);
         }
+    }
+    let load = session.rope.load;
+    if load > 0.0
+        && let Some(slot) = session.load_slot()
+        && let Some(p) = sim.position(slot)
+    {
+        let c = cam.project(p).pos;
+        painter.circle_filled(c, 9.0, Color32::from_rgb(0x3a, 0x3f, 0x4a));
+        let text = format!("{load:.1} kg");
+        let at = c + Vec2::new(14.0, 0.0);
+        painter.text(at, egui::Align2::LEFT_CENTER, text, egui::FontId::proportional(13.0), Color32::from_gray(40));
     }
 }
 

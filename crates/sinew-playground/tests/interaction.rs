@@ -3,7 +3,7 @@
 
 use egui::{Event, Modifiers, PointerButton, Pos2, Vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sinew_playground::{App, SceneKind};
 
 fn harness(kind: SceneKind) -> Harness<'static, App> {
@@ -210,6 +210,170 @@ fn a_scene_file_typed_into_the_path_field_opens() {
     h.get_by_label("Open").click();
     h.step();
     assert!(h.state().session.error.as_deref().unwrap_or("").contains("cannot read"));
+}
+
+/// Either end of the rope between two objects can be taken with the mouse on its block
+/// (a little off the particle itself, where a rope particle is as near) and dragged: it
+/// follows, stays where it is let go (an object), and the other end stays put.
+#[test]
+fn either_end_of_the_rope_between_two_objects_follows_the_mouse() {
+    let mut h = harness(SceneKind::RopeBetween);
+    for _ in 0..60 {
+        h.step();
+    }
+    let (a, b, _) = h.state().session.between_ends().unwrap();
+    for (slot, other, inward) in [(a, b, 1.0f32), (b, a, -1.0)] {
+        let pos = |h: &Harness<'_, App>, s: usize| h.state().session.sims[0].position(s).unwrap();
+        let (p0, q0) = (pos(&h, slot), pos(&h, other));
+        // On the block, 7 points towards the rope's side and above the particle.
+        let from = screen_of(&h, slot) + Vec2::new(7.0 * inward, -7.0);
+        let held = drag(&mut h, from, from + Vec2::new(0.0, -80.0), 20);
+        assert!(held, "the press on the block took the end");
+        for _ in 0..10 {
+            h.step();
+        }
+        let (p1, q1) = (pos(&h, slot), pos(&h, other));
+        assert!(p1[1] > p0[1] + 0.3, "the end was lifted with the mouse: {p0:?} → {p1:?}");
+        assert!((p1[0] - p0[0]).abs() < 0.1, "straight up: {p0:?} → {p1:?}");
+        let moved = ((q1[0] - q0[0]).powi(2) + (q1[1] - q0[1]).powi(2)).sqrt();
+        assert!(moved < 1e-3, "the other end stayed: moved {moved} m");
+    }
+}
+
+/// The rope-between page's "Pull ends apart" button runs both ends apart to 99 % of the
+/// rope's length and back with the 10 kg load hung, every segment within 1 %.
+#[test]
+fn the_pull_button_runs_both_ends_apart_with_the_load_hung() {
+    let mut h = harness(SceneKind::RopeBetween);
+    for _ in 0..30 {
+        h.step();
+    }
+    assert!(h.state().session.rope.load >= 10.0, "the page opens with its load");
+    h.get_by_label("Pull ends apart (5 m/s)").click();
+    h.step();
+    assert!(h.state().session.pull.is_some(), "the pull started");
+    let (a, b, length) = h.state().session.between_ends().unwrap();
+    let mut widest: f64 = 0.0;
+    for _ in 0..600 {
+        h.step();
+        let s = &h.state().session;
+        let (pa, pb) = (s.sims[0].position(a).unwrap(), s.sims[0].position(b).unwrap());
+        widest = widest.max(((pb[0] - pa[0]).powi(2) + (pb[1] - pa[1]).powi(2)).sqrt());
+        if s.pull.is_none() {
+            break;
+        }
+    }
+    let s = &h.state().session;
+    assert!(s.pull.is_none(), "the pull ended");
+    assert!(widest > 0.985 * length, "ends reached {widest} m of {length} m");
+    assert!(s.pull_worst < 0.01, "worst segment stretch {:.3} %", 100.0 * s.pull_worst);
+}
+
+/// Sets a slider through AccessKit (what a screen reader does), as exactly as the slider
+/// allows.
+fn set_slider(h: &mut Harness<'_, App>, label: &str, value: f64) {
+    let id = h.get_by_role_and_label(egui::accesskit::Role::Slider, label).accesskit_node().id();
+    h.input_mut().events.push(Event::AccessKitActionRequest(egui::accesskit::ActionRequest {
+        action: egui::accesskit::Action::SetValue,
+        target: id,
+        data: Some(egui::accesskit::ActionData::NumericValue(value)),
+    }));
+    h.step();
+}
+
+/// Ragdoll 2D: the restitution slider reaches the world, and Drop (which rebuilds the
+/// figure's world) keeps it.
+#[test]
+fn the_restitution_slider_reaches_the_world_and_drop_keeps_it() {
+    let mut h = harness(SceneKind::Ragdoll);
+    for e in [0.9, 0.0, 0.5] {
+        set_slider(&mut h, "restitution", e);
+        assert!((h.state().session.params.restitution - e).abs() < 1e-9, "the slider reads {e}");
+        assert!((h.state().session.sims[0].params().restitution - e).abs() < 1e-6, "the world has {e}");
+        h.get_by_label("Drop").click();
+        h.step();
+        assert!(h.state().session.sims[0].time() < 0.1, "dropped again");
+        assert!((h.state().session.sims[0].params().restitution - e).abs() < 1e-6, "kept after Drop: {e}");
+    }
+}
+
+/// Ragdoll 2D: the restitution slider reaches the world, and a figure dropped (Drop) with
+/// restitution 0.9 bounces higher than with 0, measured on its mean particle height: the
+/// rebound (highest point after the first landing's lowest) is at least a quarter of
+/// `e²·h` for the fall `h` at 0.9, and 0.3 m more than at 0.
+#[test]
+#[ignore = "needs whole-body restitution"]
+fn restitution_changes_the_ragdolls_bounce() {
+    let mut h = harness(SceneKind::Ragdoll);
+    let mut bounces = Vec::new();
+    for e in [0.0, 0.9] {
+        set_slider(&mut h, "restitution", e);
+        assert!((h.state().session.params.restitution - e).abs() < 1e-9, "the slider reads {e}");
+        assert!((h.state().session.sims[0].params().restitution - e).abs() < 1e-6, "the world has {e}");
+        h.get_by_label("Drop").click();
+        h.step();
+        let mean_y = |h: &Harness<'_, App>| {
+            let picks = h.state().session.sims[0].picks();
+            picks.iter().map(|p| p.pos[1]).sum::<f64>() / picks.len() as f64
+        };
+        let start = mean_y(&h);
+        let mut heights = Vec::new();
+        for _ in 0..150 {
+            h.step();
+            heights.push(mean_y(&h));
+        }
+        // The first landing: the first frame after which the figure rises again.
+        let land = (1..heights.len() - 1).find(|&k| heights[k] < heights[k - 1] && heights[k] <= heights[k + 1]);
+        let land = land.expect("the figure lands");
+        let low = heights[land];
+        let rebound = heights[land..].iter().copied().fold(low, f64::max) - low;
+        bounces.push((e, start - low, rebound));
+    }
+    let (_, _, flat) = bounces[0];
+    let (e, fall, bounce) = bounces[1];
+    assert!(bounce > 0.25 * e * e * fall, "rebound {bounce} m after a fall of {fall} m at e = {e}: {bounces:?}");
+    assert!(bounce > flat + 0.3, "rebound at e = 0.9 vs 0: {bounces:?}");
+}
+
+/// The file browser ("Browse…") opens any scene file from disk: it starts in `scenes/`,
+/// goes up to the parent directory and back down into `scenes/` by clicks, and a click on
+/// a file opens it (and closes the browser).
+#[test]
+fn a_scene_file_picked_in_the_file_browser_opens() {
+    let mut h = harness(SceneKind::Rope);
+    h.get_by_label("Browse…").click();
+    h.step();
+    assert!(h.state().browser.open);
+    let scenes = std::fs::canonicalize(sinew_playground::catalog::scenes_dir()).unwrap();
+    assert_eq!(h.state().browser.dir, scenes);
+    h.get_by_label(".. (parent directory)").click();
+    h.step();
+    assert_eq!(h.state().browser.dir, scenes.parent().unwrap());
+    h.step(); // the new listing is laid out
+    let node = h.get_by_label("scenes/");
+    node.scroll_to_me();
+    h.step();
+    h.get_by_label("scenes/").click();
+    h.step();
+    assert_eq!(h.state().browser.dir, scenes);
+    h.step();
+    let node = h.get_by_label("pendulum_2d.json");
+    node.scroll_to_me();
+    h.step();
+    h.get_by_label("pendulum_2d.json").click();
+    h.step();
+    h.step();
+    let s = &h.state().session;
+    assert!(
+        matches!(&s.source, sinew_playground::session::Source::File(p) if p.ends_with("pendulum_2d.json")),
+        "{:?}",
+        s.source
+    );
+    assert_eq!(h.state().path, scenes.join("pendulum_2d.json").display().to_string(), "the path field shows it");
+    assert!(!h.state().browser.open, "the browser closed");
+    let t0 = s.sims[0].time();
+    h.step();
+    assert!(h.state().session.sims[0].time() > t0, "the opened scene runs");
 }
 
 /// A tiny xorshift generator: seeded, no dependency.

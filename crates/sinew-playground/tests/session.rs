@@ -8,31 +8,54 @@ use sinew_playground::sim::Params;
 const DT: f64 = 1.0 / 60.0;
 
 /// Both ends of the rope between two objects pulled apart to 99 % of its length and back
-/// together at 5 m/s each, twice: every segment stays within 1 % of its rest length.
+/// together at 5 m/s each, twice: every segment stays within 1 % of its rest length —
+/// with the page's 10 kg load hung from the middle of its 300 g rope, without a load, and
+/// with 20 kg and 5 kg loads on a longer and a shorter rope.
 #[test]
 fn rope_between_two_objects_pulled_apart_at_5_m_s_stretches_under_one_percent() {
-    for setup in [None, Some(RopeSetup { segments: 80, length: 5.0 }), Some(RopeSetup { segments: 12, length: 1.5 })] {
+    let setups = [
+        None,
+        Some(RopeSetup { segments: 80, length: 5.0, load: 0.0 }),
+        Some(RopeSetup { segments: 12, length: 1.5, load: 0.0 }),
+        Some(RopeSetup { segments: 80, length: 5.0, load: 20.0 }),
+        Some(RopeSetup { segments: 12, length: 1.5, load: 5.0 }),
+    ];
+    for setup in setups {
         let mut s = Session::open(SceneKind::RopeBetween).unwrap();
         if let Some(setup) = setup {
             s.set_rope(setup);
+        }
+        let loaded = s.rope.load > 0.0;
+        let load = s.load_slot().unwrap();
+        let mass = s.sims[0].picks().iter().find(|p| p.slot == load).unwrap().mass;
+        if loaded {
+            assert!((mass - s.rope.load).abs() < 1e-3, "{setup:?}: the middle particle weighs {mass} kg");
+        } else {
+            assert!(mass < 0.1, "{setup:?}: no load, the middle particle weighs {mass} kg");
         }
         for _ in 0..30 {
             s.frame(DT);
         }
         s.start_pull(5.0, 2);
-        let length = s.sims[0].rope_lengths()[0];
-        let (a, b) = s.sims[0].rope_ends()[0];
+        let (a, b, length) = s.between_ends().unwrap();
         let mut widest: f64 = 0.0;
+        let mut lowest_load = f64::MAX;
         let mut frames = 0;
         while s.pull.is_some() {
             s.frame(DT);
             let (pa, pb) = (s.sims[0].position(a).unwrap(), s.sims[0].position(b).unwrap());
             widest = widest.max(((pb[0] - pa[0]).powi(2) + (pb[1] - pa[1]).powi(2)).sqrt());
+            lowest_load = lowest_load.min(s.sims[0].position(load).unwrap()[1] - pa[1]);
             frames += 1;
             assert!(frames < 2000, "the pull ends");
         }
         assert!(widest > 0.985 * length, "{setup:?}: ends reached {widest} m of {length} m");
         assert!(s.pull_worst < 0.01, "{setup:?}: worst segment stretch {:.3} %", 100.0 * s.pull_worst);
+        if loaded {
+            // The load hangs: below the ends by most of half the rope when they are close
+            // (the 5 m rope's reaches the ground, 2 m below them).
+            assert!(lowest_load < -0.35 * length, "{setup:?}: the load hung only {lowest_load} m below the ends");
+        }
         assert!(s.is_finite());
     }
 }
@@ -129,7 +152,8 @@ fn fuzz(kind: SceneKind, seed: u64) {
                 }
                 5 => s.save(),
                 6 if kind == SceneKind::RopeBetween => {
-                    let setup = RopeSetup { segments: rng.range(2.0, 200.0) as u32, length: rng.range(0.5, 8.0) };
+                    let load = if rng.below(2) == 0 { 0.0 } else { rng.range(0.0, 20.0) };
+                    let setup = RopeSetup { segments: rng.range(2.0, 200.0) as u32, length: rng.range(0.5, 8.0), load };
                     s.set_rope(setup);
                 }
                 _ if kind == SceneKind::RopeBetween => s.start_pull(5.0, 1),
@@ -220,10 +244,9 @@ fn more_iterations_lower_the_ragdolls_constraint_error() {
 #[test]
 fn a_rope_end_dragged_too_far_stops_short_of_the_rope_length() {
     let mut s = Session::open(SceneKind::RopeBetween).unwrap();
-    let (a, b) = s.sims[0].rope_ends()[0];
+    let (a, b, length) = s.between_ends().unwrap();
     let pa = s.sims[0].position(a).unwrap();
     assert!(s.press_slot(a, pa));
-    let length = s.sims[0].rope_lengths()[0];
     for k in 0..120 {
         // 5 m/s to the left and up, far past the rope's reach.
         let t = k as f64 * DT;

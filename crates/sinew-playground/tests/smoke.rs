@@ -1,7 +1,10 @@
 //! Smoke test of the real window: the playground binary under Xvfb (software OpenGL),
-//! scripted to take a screenshot, drag the rope with the app's own mouse handling, and take
-//! another. Checks that the first is not blank and that the drag changed the picture.
-//! Skips with a printed reason only when `xvfb-run` is not installed (`.ci/run` installs it).
+//! scripted to measure the rope scene's frame time over 10 s, take a screenshot, drag the
+//! rope with the app's own mouse handling, and take another. Checks that the first is not
+//! blank and that the drag changed the picture, and prints the frame-time measurement (the
+//! median, and where a frame's time went; docs/BENCHMARKS.md, "Playground"): it is not
+//! asserted, since the machines that run the tests are shared. Skips with a printed reason
+//! only when `xvfb-run` is not installed (`.ci/run` installs it).
 
 use std::path::Path;
 use std::process::Command;
@@ -28,10 +31,15 @@ fn the_window_starts_under_xvfb_draws_and_changes_after_a_drag() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playground-smoke");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let (a, b) = (dir.join("before.png"), dir.join("after.png"));
-    // The rope has landed by frame 120; the drag takes it where its middle is on screen
-    // and lifts it to the top of the canvas.
-    let script = format!("wait=120;shot={};dragmid=0.5,0.1,40;wait=5;shot={};wait=2;quit", a.display(), b.display());
+    let (a, b, bench) = (dir.join("before.png"), dir.join("after.png"), dir.join("bench.txt"));
+    // The rope has landed by frame 120; frames are timed for 10 s; the drag takes it where
+    // its middle is on screen and lifts it to the top of the canvas.
+    let script = format!(
+        "wait=120;bench=10,{};shot={};dragmid=0.5,0.1,40;wait=5;shot={};wait=2;quit",
+        bench.display(),
+        a.display(),
+        b.display()
+    );
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_sinew-playground")])
         .env("SINEW_PLAYGROUND_AUTO", script)
@@ -43,7 +51,10 @@ fn the_window_starts_under_xvfb_draws_and_changes_after_a_drag() {
     assert!(out.status.success(), "the playground failed: {log}");
     assert!(a.exists() && b.exists(), "no screenshots: {log}");
     let (colours, busy, before) = variety(&a);
-    assert!(colours > 50 && busy > 0.2, "blank window: {colours} colours, {busy:.2} not background");
+    // (The panels are unfilled and the rope scene's ground is a thin band: ~7 % of the
+    // window is not background, text and shapes in some 3500 colours; a blank window has
+    // one colour.)
+    assert!(colours > 50 && busy > 0.04, "blank window: {colours} colours, {busy:.2} not background");
     let (_, _, after) = variety(&b);
     // Only the canvas counts (right of the side panel, above the plots), not the numbers.
     let (w, h) = (1280, 800);
@@ -52,6 +63,13 @@ fn the_window_starts_under_xvfb_draws_and_changes_after_a_drag() {
         .filter(|&i| before[4 * i..4 * i + 4] != after[4 * i..4 * i + 4])
         .count();
     assert!(changed > 2000, "the drag changed {changed} pixels of the canvas");
+    let measured = std::fs::read_to_string(&bench).unwrap_or_else(|e| panic!("{}: {e}: {log}", bench.display()));
+    let field = |k: &str| measured.lines().find_map(|l| l.strip_prefix(k)?.trim().parse::<f64>().ok());
+    let (frames, median) = (field("frames ").unwrap_or(0.0), field("median_ms ").unwrap_or(f64::NAN));
+    assert!(frames > 0.0 && median > 0.0, "frame times measured: {measured}");
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load: Vec<&str> = load.split_whitespace().take(3).collect();
+    println!("rope scene under Xvfb, 10 s: {} (load average {})", measured.trim().replace('\n', ", "), load.join(" "));
 }
 
 /// Without a display the playground renders the showcase scenes headless and says so in

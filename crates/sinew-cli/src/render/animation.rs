@@ -7,7 +7,7 @@ use super::raster::{
 };
 use super::trails::Trails;
 use super::view::View;
-use super::{RenderOptions, capture, step};
+use super::{RenderOptions, caption, capture, step};
 use sinew_scene::Simulation;
 use std::io::Write as _;
 use std::path::Path;
@@ -114,8 +114,8 @@ pub fn write_gif(
     encoder.set_repeat(gif::Repeat::Infinite).map_err(gif_err)?;
     let mut indices = vec![0u8; usize::from(w) * usize::from(h)];
     let mut images = 0u64;
-    let mut emit = |frame: &Frame, trails: Option<&Trails>, pixmap: &mut Pixmap| -> Result<(), String> {
-        draw_scene(frame, view, trails, pixmap);
+    let mut emit = |frame: &Frame, trails: Option<&Trails>, time: f64, pixmap: &mut Pixmap| -> Result<(), String> {
+        draw_scene(frame, view, trails, caption(opts, time).as_deref(), pixmap);
         // The background is opaque, so premultiplied RGBA equals plain RGBA.
         for (index, px) in indices.iter_mut().zip(pixmap.data().chunks_exact(4)) {
             *index = palette.index([px[0], px[1], px[2]]);
@@ -126,7 +126,7 @@ pub fn write_gif(
         images += 1;
         Ok(())
     };
-    emit(first, trails.as_deref(), pixmap)?;
+    emit(first, trails.as_deref(), sim.time(), pixmap)?;
     for k in 1..=opts.frames {
         step(sim)?;
         let keep = k % every == 0;
@@ -138,7 +138,7 @@ pub fn write_gif(
             t.record(&frame);
         }
         if keep {
-            emit(&frame, trails.as_deref(), pixmap)?;
+            emit(&frame, trails.as_deref(), sim.time(), pixmap)?;
         }
     }
     encoder.into_inner().map_err(gif_err)?.flush().map_err(io_err)?;

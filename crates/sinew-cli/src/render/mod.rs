@@ -3,7 +3,8 @@
 //! `sinew render` is a back end of the library's debug drawing
 //! ([`sinew::debug_draw`]): each frame the scene's world is drawn through
 //! `World::debug_draw` into a [`Frame`] (the recording back end, `frame.rs`), and the frame
-//! is painted with tiny-skia (`raster.rs`, anti-aliased, no text). A [`View`] (`view.rs`)
+//! is painted with tiny-skia (`raster.rs`, anti-aliased; the caption and the scale bar's
+//! label are set in `text.rs`). A [`View`] (`view.rs`)
 //! maps world coordinates to pixels: in 2D it fits a box (y up in the world, down in the
 //! image); in 3D it is an orthographic projection after turning the world by a yaw about y
 //! and a pitch about x. The view is fitted once, before the run, so the camera never jumps
@@ -13,6 +14,7 @@ mod animation;
 mod frame;
 mod geom;
 mod raster;
+mod text;
 mod trails;
 mod view;
 
@@ -43,6 +45,9 @@ pub struct RenderOptions {
     /// Largest image accepted, in pixels (`width × height`), checked before the image is
     /// allocated. Default [`MAX_PIXELS`].
     pub max_pixels: u64,
+    /// The scene's name, written in the top-left corner with the simulated time of the
+    /// picture (`rope_14m_2d · 4.0 s`); `None` writes no caption.
+    pub title: Option<String>,
 }
 
 /// The default [`RenderOptions::max_pixels`]: 2²⁵ pixels (8192 × 4096), a 128 MiB
@@ -62,6 +67,7 @@ impl Default for RenderOptions {
             trail: false,
             draw: scene_look(),
             max_pixels: MAX_PIXELS,
+            title: None,
         }
     }
 }
@@ -77,6 +83,18 @@ pub fn scene_look() -> DebugDrawOptions {
     draw.joint_limits = false;
     draw.sleeping = false;
     draw
+}
+
+/// The caption of a picture at simulated `time`: the title and the time.
+fn caption(opts: &RenderOptions, time: f64) -> Option<String> {
+    opts.title.as_ref().map(|t| format!("{t} · {time:.1} s"))
+}
+
+/// The scene's name for a caption: the file name without `.json`.
+#[must_use]
+pub fn title_of(path: &Path) -> String {
+    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    name.strip_suffix(".json").map_or(name.clone(), str::to_string)
 }
 
 /// The current state of `sim` as drawn by the world.
@@ -157,7 +175,8 @@ pub fn render(sim: &mut dyn Simulation, out: &Path, opts: &RenderOptions) -> Res
             let last = capture(sim, opts);
             let trail_pts: Vec<[f64; 3]> = trails.as_ref().map(|t| t.points().collect()).unwrap_or_default();
             let view = View::fit_frames(&[&first, &last], &trail_pts, hint.as_ref(), width, height);
-            raster::draw_scene(&last, &view, trails.as_ref(), &mut pixmap);
+            let caption = caption(opts, sim.time());
+            raster::draw_scene(&last, &view, trails.as_ref(), caption.as_deref(), &mut pixmap);
             let data = pixmap.encode_png().map_err(|e| format!("cannot encode PNG: {e}"))?;
             std::fs::write(out, data).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             Ok(format!(

@@ -1,11 +1,14 @@
-//! Painting a recorded [`Frame`] with tiny-skia: anti-aliased, no text.
+//! Painting a recorded [`Frame`] with tiny-skia: anti-aliased.
 //!
 //! 2D is painted in layers — ground planes, colliders, trails, links, ropes, particles
 //! (pins on top), debug marks — and 3D as one list of items sorted far to near, faded
-//! towards the background with distance. A scale bar sits in the bottom-left corner.
+//! towards the background with distance. A scale bar with its length written beside it
+//! sits in the bottom-left corner, and a caption (the scene's name and time) in the top
+//! left when one is given (text: `text.rs`).
 
 use super::frame::{Dot, Frame, Mark, rope_curve};
 use super::geom::{P3, add_scaled, dot, finite3, mid, sub};
+use super::text;
 use super::trails::Trails;
 use super::view::{View, box_corners};
 use sinew::debug_draw::Rgba;
@@ -64,11 +67,11 @@ fn rgb(c: Rgba) -> [u8; 3] {
 /// bottom-left corner.
 #[allow(dead_code, reason = "API for the playground and tests; `render` draws through `draw_scene`")]
 pub fn draw_frame(frame: &Frame, view: &View, pixmap: &mut Pixmap) {
-    draw_scene(frame, view, None, pixmap);
+    draw_scene(frame, view, None, None, pixmap);
 }
 
-/// [`draw_frame`] with trails.
-pub fn draw_scene(frame: &Frame, view: &View, trails: Option<&Trails>, pixmap: &mut Pixmap) {
+/// [`draw_frame`] with trails and a caption in the top-left corner.
+pub fn draw_scene(frame: &Frame, view: &View, trails: Option<&Trails>, caption: Option<&str>, pixmap: &mut Pixmap) {
     pixmap.fill(Color::from_rgba8(BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], 255));
     if view.dim == 3 {
         draw_3d(frame, view, trails, pixmap);
@@ -76,6 +79,42 @@ pub fn draw_scene(frame: &Frame, view: &View, trails: Option<&Trails>, pixmap: &
         draw_2d(frame, view, trails, pixmap);
     }
     draw_scale_bar(view, pixmap);
+    if let Some(c) = caption {
+        draw_caption(c, pixmap);
+    }
+}
+
+/// Text size for a picture: 16.7 px at 600 px high, at least 14.
+fn text_size(pixmap: &Pixmap) -> f32 {
+    (pixmap.height() as f32 / 36.0).clamp(14.0, 28.0)
+}
+
+/// A box of the background colour, mostly opaque, behind text at `(x, y)` (baseline left).
+fn text_box(pixmap: &mut Pixmap, x: f32, y: f32, width: f32, size: f32) {
+    let pad = 0.3 * size;
+    let top = y - text::ascent(size) - pad;
+    if let Some(r) = tiny_skia::Rect::from_xywh(x - pad, top, width + 2.0 * pad, y + 0.3 * size + pad - top) {
+        pixmap.fill_rect(r, &paint(BACKGROUND, 220), Transform::identity(), None);
+    }
+}
+
+/// The caption in the top-left corner, on a box so lines behind it do not cross it.
+fn draw_caption(caption: &str, pixmap: &mut Pixmap) {
+    let size = text_size(pixmap);
+    let (x, y) = (12.0, 10.0 + text::ascent(size));
+    text_box(pixmap, x, y, text::width(caption, size), size);
+    text::draw(pixmap, caption, x, y, size, SCALE_BAR);
+}
+
+/// The scale bar's label: `1 m`, `10 cm`, `1 mm`, `100 m`.
+pub fn length_label(metres: f32) -> String {
+    if metres >= 1.0 {
+        format!("{metres:.0} m")
+    } else if metres >= 0.01 {
+        format!("{:.0} cm", metres * 100.0)
+    } else {
+        format!("{:.0} mm", metres * 1000.0)
+    }
 }
 
 /// Link width: thinner when links are only a few pixels long (dense cloth).
@@ -423,11 +462,12 @@ fn draw_plane_grid(n: P3, off: f64, center: P3, corners: &[P3], view: &View, pix
 
 /// A bar with end ticks in the bottom-left corner: 1 m, or the nearest power of ten that
 /// fits between 8 pixels and 40% of the image width.
-fn draw_scale_bar(view: &View, pixmap: &mut Pixmap) {
-    let (w, h) = (pixmap.width() as f32, pixmap.height() as f32);
+/// The scale bar's length in metres (a power of ten between 8 px and 40 % of the image
+/// width `w` on screen), if there is one.
+pub fn scale_bar_metres(view: &View, w: f32) -> Option<f32> {
     let scale = view.scale as f32;
     if !(scale.is_finite() && scale > 0.0) {
-        return;
+        return None;
     }
     let mut metres = 1.0f32;
     for _ in 0..12 {
@@ -440,9 +480,13 @@ fn draw_scale_bar(view: &View, pixmap: &mut Pixmap) {
         }
     }
     let len = metres * scale;
-    if !(len >= 2.0 && len <= w) {
-        return;
-    }
+    (len >= 2.0 && len <= w).then_some(metres)
+}
+
+fn draw_scale_bar(view: &View, pixmap: &mut Pixmap) {
+    let (w, h) = (pixmap.width() as f32, pixmap.height() as f32);
+    let Some(metres) = scale_bar_metres(view, w) else { return };
+    let len = metres * view.scale as f32;
     let (x0, y0) = (16.0f32, h - 16.0);
     let mut pb = PathBuilder::new();
     pb.move_to(x0, y0);
@@ -451,9 +495,15 @@ fn draw_scale_bar(view: &View, pixmap: &mut Pixmap) {
         pb.move_to(x, y0 + 4.0);
         pb.line_to(x, y0 - 6.0);
     }
+    let label = length_label(metres);
+    let size = text_size(pixmap);
+    let tw = text::width(&label, size);
+    let (tx, ty) = (x0 + len + 0.5 * size, y0 + 0.35 * size);
+    text_box(pixmap, tx, ty, tw, size);
     let mut s = stroke(2.0);
     s.line_cap = LineCap::Butt;
     if let Some(path) = pb.finish() {
         pixmap.stroke_path(&path, &paint(SCALE_BAR, 255), &s, Transform::identity(), None);
     }
+    text::draw(pixmap, &label, tx, ty, size, SCALE_BAR);
 }

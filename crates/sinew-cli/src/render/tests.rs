@@ -315,3 +315,87 @@ fn debug_overlays_are_drawn_when_asked_for() {
     let mut pixmap = Pixmap::new(200, 150).expect("pixmap");
     draw_frame(&frame, &view, &mut pixmap);
 }
+
+/// Dark pixels (text, lines) in `x0..x1 × y0..y1`.
+fn dark_in(pixmap: &Pixmap, x0: u32, x1: u32, y0: u32, y1: u32) -> usize {
+    let mut n = 0;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let c = pixmap.pixel(x, y).expect("pixel");
+            n += usize::from(c.red() < 120 && c.green() < 120 && c.blue() < 120);
+        }
+    }
+    n
+}
+
+#[test]
+fn a_caption_and_the_scale_bars_length_are_written_as_text() {
+    let sim = sinew_scene::load_str(SCENE_2D).expect("scene loads");
+    let frame = capture(sim.as_ref(), &RenderOptions::default());
+    let view = View::fit(&frame, None, 400, 300);
+    let mut with = Pixmap::new(400, 300).expect("pixmap");
+    raster::draw_scene(&frame, &view, None, Some("scene_2d · 1.5 s"), &mut with);
+    let mut without = Pixmap::new(400, 300).expect("pixmap");
+    raster::draw_scene(&frame, &view, None, None, &mut without);
+    // The caption: dark glyph pixels in the top-left corner, none there without it.
+    let caption = dark_in(&with, 0, 200, 0, 40);
+    assert!(caption > 60, "caption pixels: {caption}");
+    assert_eq!(dark_in(&without, 0, 200, 0, 40), 0);
+    // The label right of the bar's end (the bar is 1 m, 10 cm, ... long): glyph pixels
+    // between the bar's end and the middle of the image, in the bar's rows.
+    let metres = raster::scale_bar_metres(&view, 400.0).expect("a scale bar");
+    let bar_end = 16 + (metres * view.scale as f32).ceil() as u32;
+    let label = dark_in(&without, bar_end + 4, 200, 270, 300);
+    assert!(label > 20, "label pixels right of the bar (ending at x = {bar_end}): {label}");
+}
+
+#[test]
+fn scale_labels_and_text_width() {
+    assert_eq!(raster::length_label(1.0), "1 m");
+    assert_eq!(raster::length_label(100.0), "100 m");
+    assert_eq!(raster::length_label(0.1), "10 cm");
+    assert_eq!(raster::length_label(0.001), "1 mm");
+    let (a, b) = (super::text::width("1 m", 16.0), super::text::width("100 m", 16.0));
+    assert!(a > 10.0 && b > a + 10.0, "{a} {b}");
+    assert!(title_of(Path::new("scenes/rope_14m_2d.json")) == "rope_14m_2d");
+    // Text off the image or at a non-finite place draws nothing and does not panic.
+    let mut p = Pixmap::new(20, 20).expect("pixmap");
+    super::text::draw(&mut p, "far", 1e9, -1e9, 16.0, [0, 0, 0]);
+    super::text::draw(&mut p, "nan", f32::NAN, 5.0, 16.0, [0, 0, 0]);
+    super::text::draw(&mut p, "edge", -5.0, 10.0, 16.0, [0, 0, 0]);
+}
+
+/// A GIF's frames carry the caption too, in the colour table's colours: dark glyph pixels
+/// in the top-left corner of the first and the last image, and none there without a title.
+#[test]
+fn gif_frames_carry_the_caption() {
+    let dir = temp_dir("caption");
+    let dark_top_left = |path: &Path| -> Vec<usize> {
+        let bytes = std::fs::read(path).expect("gif written");
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::RGBA);
+        let mut decoder = options.read_info(bytes.as_slice()).expect("gif decodes");
+        let w = usize::from(decoder.width());
+        let mut counts = Vec::new();
+        while let Some(frame) = decoder.read_next_frame().expect("frame decodes") {
+            let dark = (0..30usize)
+                .flat_map(|y| (0..150usize).map(move |x| 4 * (y * w + x)))
+                .filter(|&i| frame.buffer[i..i + 3].iter().all(|&c| c < 120))
+                .count();
+            counts.push(dark);
+        }
+        counts
+    };
+    let opts = RenderOptions { width: 320, height: 240, frames: 8, every: 4, ..Default::default() };
+    let with = dir.join("with.gif");
+    let mut sim = sinew_scene::load_str(SCENE_2D).expect("scene loads");
+    render(sim.as_mut(), &with, &RenderOptions { title: Some("scene_2d".into()), ..opts.clone() }).expect("renders");
+    let counts = dark_top_left(&with);
+    assert_eq!(counts.len(), 3);
+    assert!(counts.iter().all(|&n| n > 40), "caption pixels per image: {counts:?}");
+    let without = dir.join("without.gif");
+    let mut sim = sinew_scene::load_str(SCENE_2D).expect("scene loads");
+    render(sim.as_mut(), &without, &opts).expect("renders");
+    assert!(dark_top_left(&without).iter().all(|&n| n == 0));
+    std::fs::remove_dir_all(&dir).ok();
+}
