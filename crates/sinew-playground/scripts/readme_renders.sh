@@ -14,3 +14,4 @@ out=docs/images
 "$sinew" render scenes/rope_between_objects_3d.json --out "$out/rope_between_objects_3d.png" --frames 198
 "$sinew" render scenes/rope_grappling_hook_2d.json --out "$out/rope_grappling_hook_2d.png" --frames 54
 "$sinew" render scenes/ragdolls_2d.json --out "$out/ragdolls_2d.png" --frames 300
+"$sinew" render scenes/rope_taut_3d.json --out "$out/rope_taut_3d.png" --frames 90

@@ -332,6 +332,9 @@ pub struct RopeStrand<'a> {
     pub colors: &'a [Rgba],
     /// The rope's radius (m).
     pub radius: f64,
+    /// The points are a taut rope's path: straight spans with corners (and sampled arcs)
+    /// that a back end draws as they are, not smoothed.
+    pub taut: bool,
 }
 
 /// A convex hull for [`DebugDraw::hull`], in world coordinates.
@@ -716,6 +719,7 @@ impl<S: Space> Walk<'_, S> {
                 tensions: &tensions,
                 colors: &colors,
                 radius: r.radius.to_f64(),
+                taut: r.is_taut(),
             };
             out.rope(&strand, &style);
         }

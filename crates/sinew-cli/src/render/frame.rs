@@ -52,6 +52,8 @@ pub struct RopeLine {
     pub colors: Vec<[u8; 3]>,
     /// Radius (m).
     pub radius: f64,
+    /// A taut rope's path: drawn straight between its points (its corners kept).
+    pub taut: bool,
 }
 
 /// Anything else: contacts, joint limits, tethers, shapes of kinds the layers above do not
@@ -274,15 +276,26 @@ impl DebugDraw for Frame {
                 tension_level_color(tension_level(&self.scale, rope.tensions.get(i).copied().unwrap_or(0.0)))
             })
             .collect();
-        self.ropes.push(RopeLine { points: rope.points.to_vec(), ids: rope.ids.to_vec(), colors, radius: rope.radius });
+        self.ropes.push(RopeLine {
+            points: rope.points.to_vec(),
+            ids: rope.ids.to_vec(),
+            colors,
+            radius: rope.radius,
+            taut: rope.taut,
+        });
     }
 }
 
 /// A rope's smooth curve (centripetal Catmull–Rom, 4 pieces per segment), each piece with
-/// its segment's colour.
+/// its segment's colour; a taut rope's path as it is (straight spans, corners kept).
 #[must_use]
 pub fn rope_curve(rope: &RopeLine) -> Vec<(P3, P3, [u8; 3])> {
     const PER: usize = 4;
+    if rope.taut {
+        return (rope.points.windows(2).enumerate())
+            .map(|(k, w)| (w[0], w[1], rope.colors.get(k).copied().unwrap_or([0; 3])))
+            .collect();
+    }
     let pts: Vec<Vector3<f64>> = rope.points.iter().map(|p| Vector3::new(p[0], p[1], p[2])).collect();
     let curve = sinew::rope::curve::catmull_rom(&pts, PER);
     let arr = |v: Vector3<f64>| [v.x, v.y, v.z];
