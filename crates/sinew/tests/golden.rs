@@ -1,4 +1,4 @@
-//! The four fixed-point golden scenes of `scenes/`, built in code with the library API
+//! The five fixed-point golden scenes of `scenes/`, built in code with the library API
 //! alone (no `sinew-scene`), stepped 1000 frames and checked against the same committed
 //! state hashes as `crates/sinew-scene/tests/suite/determinism.rs`: the core crate guards
 //! its own determinism, and CI runs these in other builds (unoptimised;
@@ -32,6 +32,7 @@ const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
 const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
 const GOLDEN_ROPE_2D: u64 = 0xbb36_e642_3a54_bdbd;
 const GOLDEN_RAGDOLL_2D: u64 = 0xf0c6_1988_2f2e_fe27;
+const GOLDEN_TAUT_3D: u64 = 0xad46_c9de_4bd2_fca1;
 
 const FRAMES: u64 = 1000;
 
@@ -59,6 +60,12 @@ fn golden_fixed_point_rope_scene_built_in_code_matches_committed_hash_after_1000
 fn golden_fixed_point_ragdoll_scene_built_in_code_matches_committed_hash_after_1000_frames() {
     // Passive ragdolls through impacts, and a muscle ragdoll (its state is in the hash).
     assert_eq!(hex(golden_fixed_ragdoll_2d().run(FRAMES)), hex(GOLDEN_RAGDOLL_2D), "ragdoll golden hash changed");
+}
+
+#[test]
+fn golden_fixed_point_taut_3d_scene_built_in_code_matches_committed_hash_after_1000_frames() {
+    // A 3D taut rope: helices round two posts, contacts sliding along a box's edges.
+    assert_eq!(hex(golden_fixed_taut_3d().run(FRAMES)), hex(GOLDEN_TAUT_3D), "taut 3D golden hash changed");
 }
 
 fn hex(h: u64) -> String {
@@ -509,4 +516,46 @@ fn golden_fixed_ragdoll_2d() -> Golden<Space2<Fx>> {
     world.add_collider(&plank).unwrap();
 
     scene
+}
+
+// ---------------------------------------------------------------------------------------
+// scenes/golden_fixed_taut_3d.json
+
+/// `scenes/golden_fixed_taut_3d.json`: a taut rope round two posts and over a box's top
+/// edges, a 30 kg load on its end swinging under the box.
+fn golden_fixed_taut_3d() -> Golden<Space3<Fx>> {
+    let mut world = scene_world::<Space3<Fx>>(|def| def.substeps = 8);
+
+    // "particles" 0: the load.
+    let load = particle(&mut world, v3(2.1, -0.6, 0.0), 30.0, 0.15, Some(v3(0.0, 0.0, 2.5)));
+
+    // "ropes"[0]: laid round the posts and over the box, 80 segments, pinned at its start,
+    // attached to the load, taut ("always").
+    let points = vec![
+        v3(-4.0, 0.3, -1.0),
+        v3(-2.5, 0.3, 0.75),
+        v3(-1.0, 0.35, -0.85),
+        v3(0.3, 1.35, 0.0),
+        v3(1.7, 1.35, 0.0),
+        v3(2.1, -0.6, 0.0),
+    ];
+    let mut def = RopeDef::along(points).attach_end(load).taut(TautMode::Always);
+    def.segments = Some(80);
+    def.mass = x(0.5);
+    def.radius = x(0.02);
+    def.tethers = true;
+    def.edge_collisions = true;
+    def.pin_start = true;
+    world.add_rope(&def).unwrap();
+
+    // "colliders": ground, two posts, the box.
+    world.add_collider(&ColliderDef::new(Shape::half_space(v3(0.0, 1.0, 0.0), x(-2.0)).unwrap())).unwrap();
+    for (px, pz) in [(-2.5, 0.5), (-1.0, -0.6)] {
+        let post = Shape::capsule(v3(px, -2.0, pz), v3(px, 2.6, pz), x(0.12)).unwrap();
+        world.add_collider(&ColliderDef::new(post)).unwrap();
+    }
+    let block = ColliderDef::new(Shape::cuboid(v3(0.6, 0.6, 1.0)).unwrap()).position(v3(1.0, 0.6, 0.0));
+    world.add_collider(&block).unwrap();
+
+    Golden::new(world)
 }

@@ -2,7 +2,7 @@
 //! point.
 //!
 //! The golden hashes are asserted twice: here, from the scene files, and by the core
-//! crate's `crates/sinew/tests/golden.rs`, which builds the same four scenes in code and
+//! crate's `crates/sinew/tests/golden.rs`, which builds the same five scenes in code and
 //! which CI also runs in other builds (unoptimised; `-C target-cpu=native` with FMA), each
 //! of which must reproduce the committed hashes exactly. A change to the solver that
 //! changes results must update them deliberately, in both files.
@@ -28,6 +28,7 @@ const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
 const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
 const GOLDEN_ROPE_2D: u64 = 0xbb36_e642_3a54_bdbd;
 const GOLDEN_RAGDOLL_2D: u64 = 0xf0c6_1988_2f2e_fe27;
+const GOLDEN_TAUT_3D: u64 = 0xad46_c9de_4bd2_fca1;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {
@@ -49,6 +50,12 @@ fn golden_fixed_point_rope_scene_matches_committed_hash_after_1000_frames() {
 fn golden_fixed_point_ragdoll_scene_matches_committed_hash_after_1000_frames() {
     // Passive ragdolls through impacts, and a muscle ragdoll (its state is in the hash).
     assert_eq!(hash_after("golden_fixed_ragdoll_2d.json", 1000), GOLDEN_RAGDOLL_2D, "ragdoll golden hash changed");
+}
+
+#[test]
+fn golden_fixed_point_taut_3d_scene_matches_committed_hash_after_1000_frames() {
+    // A 3D taut rope: helices round two posts, contacts sliding along a box's edges.
+    assert_eq!(hash_after("golden_fixed_taut_3d.json", 1000), GOLDEN_TAUT_3D, "taut 3D golden hash changed");
 }
 
 /// A digest of everything a scene prints frame by frame (`sinew simulate`'s JSON lines:
@@ -73,21 +80,23 @@ fn trajectory_digest(name: &str, frames: u64) -> u64 {
     h
 }
 
-/// Committed trajectory digests of the four golden scenes (see [`trajectory_digest`]).
+/// Committed trajectory digests of the golden scenes (see [`trajectory_digest`]).
 const TRAJECTORY_2D: u64 = 0x8027_24f3_cb9a_74ca;
 const TRAJECTORY_3D: u64 = 0xeb49_c1f8_9a69_b021;
 const TRAJECTORY_ROPE_2D: u64 = 0x32ae_235c_5f71_bc56;
 const TRAJECTORY_RAGDOLL_2D: u64 = 0x504e_652c_10db_a3fa;
+const TRAJECTORY_TAUT_3D: u64 = 0x39b7_6ae2_6f94_cccc;
 
 #[test]
-fn golden_trajectories_of_the_four_fixed_point_scenes_match_their_committed_digests() {
+fn golden_trajectories_of_the_fixed_point_scenes_match_their_committed_digests() {
     let got = [
         trajectory_digest("golden_fixed_2d.json", 1000),
         trajectory_digest("golden_fixed_3d.json", 1000),
         trajectory_digest("golden_fixed_rope_2d.json", 1000),
         trajectory_digest("golden_fixed_ragdoll_2d.json", 1000),
+        trajectory_digest("golden_fixed_taut_3d.json", 1000),
     ];
-    let want = [TRAJECTORY_2D, TRAJECTORY_3D, TRAJECTORY_ROPE_2D, TRAJECTORY_RAGDOLL_2D];
+    let want = [TRAJECTORY_2D, TRAJECTORY_3D, TRAJECTORY_ROPE_2D, TRAJECTORY_RAGDOLL_2D, TRAJECTORY_TAUT_3D];
     assert_eq!(got.map(|d| format!("{d:#018x}")), want.map(|d| format!("{d:#018x}")), "golden trajectories changed");
 }
 
