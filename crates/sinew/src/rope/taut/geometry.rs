@@ -161,6 +161,9 @@ pub(crate) struct Path<V, R> {
     pub turns: Vec<R>,
     /// Spans plus arcs.
     pub length: R,
+    /// 3D, per contact: turn and arc length of a round contact (working memory of
+    /// `taut/path3.rs`).
+    pub arcs: Vec<(R, R)>,
 }
 
 impl<R: Real, V: Vector<R>> Path<V, R> {

@@ -32,8 +32,8 @@ use super::solid::{Feature3, cross3};
 use crate::math::{Real, Vector};
 
 /// Relaxation sweeps over the contacts per path computation (a path warm-started from the
-/// last substep moves little; the sweeps stop early once no contact moves).
-const SWEEPS: usize = 32;
+/// last substep moves little; the sweeps stop once no contact moves more than 1 µm).
+const SWEEPS: usize = 16;
 
 /// Where a contact sits between `p` and `q` on the line `a–b`: the `t` of the shortest
 /// `|p − c| + |c − q|` (see the module docs), clamped to `[0, 1]`.
@@ -149,16 +149,20 @@ pub(crate) fn compute3<R: Real, V: Vector<R>>(
         let next = feats.get(i + 1).map_or(end, |f| f.at(ats[i + 1]));
         path.ends.push((c, next));
     }
-    let tol = R::GEOMETRIC_EPSILON * R::from_i32(4);
-    for _ in 0..SWEEPS {
+    // Settled when no contact moves more than a micrometre (or the type's rounding).
+    path.arcs.clear();
+    path.arcs.resize(m, (R::ZERO, R::ZERO));
+    let tol = R::from_ratio(1, 1_000_000).max(R::GEOMETRIC_EPSILON * R::from_i32(4));
+    for sweep in 0..SWEEPS {
         let mut moved = R::ZERO;
         for i in 0..m {
             let f = feats[i];
             let p = path.ends[i].0;
             let q = path.ends[i + 1].1;
             let (tin, tout, t) = if f.radius > R::ZERO {
-                let (a, b, _, n, _, t) = wrap_round(p, q, &f, normals[i]);
+                let (a, b, turn, n, arc, t) = wrap_round(p, q, &f, normals[i]);
                 normals[i] = n;
+                path.arcs[i] = (turn, arc);
                 (a, b, t)
             } else if f.a != f.b {
                 let t = slide(p, q, f.a, f.b);
@@ -169,7 +173,11 @@ pub(crate) fn compute3<R: Real, V: Vector<R>>(
             };
             moved = moved.max(((t - ats[i]) * (f.b - f.a).length()).abs());
             ats[i] = t;
-            moved = moved.max((tin - path.ends[i].1).length()).max((tout - path.ends[i + 1].0).length());
+            // (The first sweep places the touching points from the segments' points: that
+            // is not motion.)
+            if sweep > 0 {
+                moved = moved.max((tin - path.ends[i].1).length()).max((tout - path.ends[i + 1].0).length());
+            }
             path.ends[i].1 = tin;
             path.ends[i + 1].0 = tout;
         }
@@ -190,10 +198,8 @@ pub(crate) fn compute3<R: Real, V: Vector<R>>(
     for i in 0..m {
         let f = feats[i];
         let (turn, arc) = if f.radius > R::ZERO {
-            let (p, q) = (path.ends[i].0, path.ends[i + 1].1);
-            let (_, _, turn, n, arc, _) = wrap_round(p, q, &f, normals[i]);
-            normals[i] = n;
-            (turn, arc)
+            // As the last sweep left it (it moved less than the tolerance since).
+            path.arcs[i]
         } else {
             let (din, dout) = (path.dirs[i], path.dirs[i + 1]);
             (cross3(din, dout).length().atan2(din.dot(dout)), R::ZERO)

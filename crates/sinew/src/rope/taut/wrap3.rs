@@ -48,6 +48,9 @@ pub(crate) struct Work3<V, R> {
     pub path: Path<V, R>,
     /// Features met in a sweep's plane: index, centre and radius in the plane, `t`.
     plane: Vec<(usize, Vector2<R>, R, R)>,
+    /// The ends of the path last computed, while its contacts have not changed since
+    /// (the stages ask for the same path several times in a substep).
+    computed: Option<(V, V)>,
 }
 
 /// The features of the contacts into `w.feats`; a contact whose collider or feature no
@@ -59,10 +62,12 @@ pub(crate) fn nodes3<S: Space>(
     w: &mut Work3<VecOf<S>, RealOf<S>>,
 ) {
     w.feats.clear();
+    w.computed = None;
     wraps.retain(|c| {
         match colliders.get(c.collider).and_then(|k| feature_of3(c.collider, k, c.feature, rope_radius)) {
             Some(f) => {
                 w.feats.push(f);
+                w.computed = None;
                 true
             }
             None => false,
@@ -73,6 +78,10 @@ pub(crate) fn nodes3<S: Space>(
 /// The path between `ends` through the contacts (whose features are in `w.feats`); the
 /// contacts slide and their turns are written back.
 pub(crate) fn path3<R: Real, V: Vector<R>>(ends: (V, V), wraps: &mut [Wrap<R>], w: &mut Work3<V, R>) {
+    if w.computed == Some(ends) && w.path.turns.len() == wraps.len() {
+        return;
+    }
+    w.computed = Some(ends);
     w.ats.clear();
     w.ats.extend(wraps.iter().map(|c| c.at));
     w.normals.clear();
@@ -119,6 +128,7 @@ pub(crate) fn unwrap3<S: Space>(
         let Some(i) = (0..wraps.len()).find(|&i| bad(i)) else { break };
         let c = wraps.remove(i);
         w.feats.remove(i);
+        w.computed = None;
         removed.push((c.collider, c.feature));
     }
 }
@@ -191,9 +201,11 @@ pub(crate) fn sweep_end3<R: Real, V: Vector<R>>(
             side: 0,
             turn: R::ZERO,
             at: t,
-            normal: [R::ZERO; 3],
+            // The rope wraps it turning as the span swept: about the sweep plane's normal.
+            normal: n.to_array3(),
         });
         w.feats.push(f);
+        w.computed = None;
         e0 = e0 + (e1 - e0) * s;
         added += 1;
     }
@@ -250,31 +262,32 @@ pub(crate) fn repair3<S: Space>(
                 // The shortest detour round one feature, preferring one whose two spans
                 // clear the shape (a detour that still crosses needs more contacts, and
                 // the shortest of those is often round the wrong side).
-                let mut best: Option<(bool, RealOf<S>, usize, RealOf<S>)> = None;
+                let mut best: Option<(bool, RealOf<S>, usize, RealOf<S>, VecOf<S>)> = None;
                 for (gi, f) in group.iter().enumerate() {
                     if own(f) {
                         continue;
                     }
                     let t = if f.a == f.b { RealOf::<S>::ZERO } else { slide(a, b, f.a, f.b) };
                     let x = f.at(t);
-                    let (tin, tout, len) = if f.radius > RealOf::<S>::ZERO {
-                        let (tin, tout, theta, _) = round(a, b, x, f.radius, VecOf::<S>::ZERO);
-                        (tin, tout, (tin - a).length() + f.radius * theta.max(RealOf::<S>::ZERO) + (b - tout).length())
+                    let (tin, tout, len, n) = if f.radius > RealOf::<S>::ZERO {
+                        let (tin, tout, theta, n) = round(a, b, x, f.radius, VecOf::<S>::ZERO);
+                        let len = (tin - a).length() + f.radius * theta.max(RealOf::<S>::ZERO) + (b - tout).length();
+                        (tin, tout, len, n)
                     } else {
-                        (x, x, (x - a).length() + (b - x).length())
+                        (x, x, (x - a).length() + (b - x).length(), VecOf::<S>::ZERO)
                     };
                     let clear = !crosses(c, a, tin, inflate) && !crosses(c, tout, b, inflate);
-                    if best.is_none_or(|(bc, l, _, _)| (clear, -len) > (bc, -l)) {
-                        best = Some((clear, len, gi, t));
+                    if best.is_none_or(|(bc, l, _, _, _)| (clear, -len) > (bc, -l)) {
+                        best = Some((clear, len, gi, t, n));
                     }
                 }
-                if let Some((_, _, gi, t)) = best {
-                    insert = Some((j, group[gi], t));
+                if let Some((_, _, gi, t, n)) = best {
+                    insert = Some((j, group[gi], t, n));
                     break 'spans;
                 }
             }
         }
-        let Some((j, f, t)) = insert else { break };
+        let Some((j, f, t, n)) = insert else { break };
         wraps.insert(
             j,
             Wrap {
@@ -283,10 +296,12 @@ pub(crate) fn repair3<S: Space>(
                 side: 0,
                 turn: RealOf::<S>::ZERO,
                 at: t,
-                normal: [RealOf::<S>::ZERO; 3],
+                // The shorter way round, as measured.
+                normal: n.to_array3(),
             },
         );
         w.feats.insert(j, f);
+        w.computed = None;
         any = true;
     }
     if any {
@@ -303,6 +318,7 @@ pub(crate) fn reverse3<R: Real, V>(wraps: &mut [Wrap<R>], w: &mut Work3<V, R>) {
         c.normal = c.normal.map(|x| -x);
     }
     w.feats.reverse();
+    w.computed = None;
 }
 
 /// The taut path of a particle rope through `points` in 3D (see "String pulling" in
@@ -318,6 +334,7 @@ pub(crate) fn string_pull3<S: Space>(
 ) {
     wraps.clear();
     w.feats.clear();
+    w.computed = None;
     let Some((&first, rest)) = points.split_first() else { return };
     let Some(&second) = rest.first() else { return };
     let mut e0 = second;
