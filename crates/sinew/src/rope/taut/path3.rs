@@ -195,8 +195,7 @@ pub(crate) fn compute3<R: Real, V: Vector<R>>(
         path.lengths.push(len);
         length += len;
     }
-    for i in 0..m {
-        let f = feats[i];
+    for (i, f) in feats.iter().enumerate() {
         let (turn, arc) = if f.radius > R::ZERO {
             // As the last sweep left it (it moved less than the tolerance since).
             path.arcs[i]

@@ -212,6 +212,10 @@ pub(crate) fn sweep_end3<R: Real, V: Vector<R>>(
     added
 }
 
+/// A candidate detour of the repair: whether its spans clear the shape, its length, the
+/// feature (index in its group), the contact's place on it and its wrap normal.
+type Detour<S> = (bool, RealOf<S>, usize, RealOf<S>, VecOf<S>);
+
 /// Spans through colliders (see "Repair" in the module docs): per pass, a contact on the
 /// feature of the shortest detour round the first shape a span crosses; every span if
 /// `all`, else the two end spans. Returns whether anything was added.
@@ -262,7 +266,7 @@ pub(crate) fn repair3<S: Space>(
                 // The shortest detour round one feature, preferring one whose two spans
                 // clear the shape (a detour that still crosses needs more contacts, and
                 // the shortest of those is often round the wrong side).
-                let mut best: Option<(bool, RealOf<S>, usize, RealOf<S>, VecOf<S>)> = None;
+                let mut best: Option<Detour<S>> = None;
                 for (gi, f) in group.iter().enumerate() {
                     if own(f) {
                         continue;
