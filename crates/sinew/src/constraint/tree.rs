@@ -212,6 +212,9 @@ struct Row<R> {
     /// Nodes of its ends ([`GROUND`] for a pinned end).
     na: u32,
     nb: u32,
+    /// Places of its ends among its block's members (`u16::MAX`: the block's root).
+    ma: u16,
+    mb: u16,
     rest: R,
 }
 
@@ -227,18 +230,21 @@ struct Block {
 /// A connected group solved as a tree: ranges of nodes, rows and blocks (blocks in
 /// elimination order, leaves first), and its root node (or [`GROUND`]).
 #[derive(Clone, Copy, Debug)]
-struct Piece {
+struct Piece<R> {
     nodes: (u32, u32),
     rows: (u32, u32),
     blocks: (u32, u32),
     root: u32,
+    /// A Newton step that moved no particle by more than `√settle` leaves every link
+    /// within the tolerance (module docs, "Newton"): `TOL · L_min² / 8`.
+    settle: R,
 }
 
 /// The tree plan of a world's rigid distances (derived from the constraints and which
 /// particles are pinned) and the solve's buffers.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TreeSolver<S: Space> {
-    pieces: Vec<Piece>,
+    pieces: Vec<Piece<RealOf<S>>>,
     blocks: Vec<Block>,
     members: Vec<u32>,
     rows: Vec<Row<RealOf<S>>>,
@@ -280,6 +286,12 @@ pub(crate) struct TreeSolver<S: Space> {
     asleep: Vec<bool>,
     /// Pieces struck by a contact this substep.
     struck: Vec<bool>,
+    /// Per piece: some particle immovable this step, others not (a linearised step
+    /// may then leave rows unsolved).
+    partial: Vec<bool>,
+    /// The current Newton step solves every row's linearisation (no row without a
+    /// direction, no dependent row dropped, no singular pivot).
+    exact: bool,
     /// Newton steps taken since the counter was last read (tests and benchmarks).
     pub newton_steps: u64,
 }
@@ -472,6 +484,7 @@ impl<S: Space> TreeSolver<S> {
             self.node_inner.push(false);
         }
         let (r0, b0) = (self.rows.len() as u32, self.blocks.len() as u32);
+        let mut min_rest = edges.first().map_or(RealOf::<S>::ZERO, |e| e.3);
         for &(u, e0, e1) in blocks {
             let u = &u;
             let rows0 = self.rows.len() as u32;
@@ -479,13 +492,24 @@ impl<S: Space> TreeSolver<S> {
             for &e in &block_edges[e0 as usize..e1 as usize] {
                 let (slot, a, b, rest) = edges[e as usize];
                 let (na, nb) = (node(ends[e as usize].0), node(ends[e as usize].1));
-                self.rows.push(Row { slot, pa: a as u32, pb: b as u32, na, nb, rest });
-                self.in_tree[slot as usize] = true;
-                for v in [na, nb] {
-                    if v != node(*u) && !self.members[members0 as usize..].contains(&v) {
-                        self.members.push(v);
+                let mut at = [u16::MAX; 2];
+                for (v, at) in [na, nb].into_iter().zip(&mut at) {
+                    if v == node(*u) {
+                        continue;
                     }
+                    let mine = &self.members[members0 as usize..];
+                    *at = match mine.iter().position(|&m| m == v) {
+                        Some(i) => i as u16,
+                        None => {
+                            let i = mine.len() as u16;
+                            self.members.push(v);
+                            i
+                        }
+                    };
                 }
+                self.rows.push(Row { slot, pa: a as u32, pb: b as u32, na, nb, ma: at[0], mb: at[1], rest });
+                self.in_tree[slot as usize] = true;
+                min_rest = min_rest.min(rest);
             }
             if *u != 0 {
                 self.node_inner[node(*u) as usize] = true;
@@ -499,6 +523,7 @@ impl<S: Space> TreeSolver<S> {
             rows: (r0, self.rows.len() as u32),
             blocks: (b0, self.blocks.len() as u32),
             root: node(root),
+            settle: min_rest.sq() * RealOf::<S>::from_ratio(TOL.0, TOL.1 * 8),
         });
     }
 
@@ -512,9 +537,13 @@ impl<S: Space> TreeSolver<S> {
             self.m[i] = if w > zero { RealOf::<S>::ONE / w } else { zero };
         }
         self.asleep.clear();
-        let w = &self.w;
-        self.asleep
-            .extend(self.pieces.iter().map(|p| w[p.nodes.0 as usize..p.nodes.1 as usize].iter().all(|&w| w == zero)));
+        self.partial.clear();
+        for p in &self.pieces {
+            let w = &self.w[p.nodes.0 as usize..p.nodes.1 as usize];
+            let still = w.iter().filter(|&&w| w == zero).count();
+            self.asleep.push(still == w.len());
+            self.partial.push(still > 0 && still < w.len());
+        }
     }
 
     /// Solves every tree; `first`: the substep's first iteration (multipliers restart).
@@ -594,9 +623,16 @@ impl<S: Space> TreeSolver<S> {
             self.newton_steps += 1;
             self.eliminate(piece);
             self.substitute(piece);
-            for n in piece.nodes.0..piece.nodes.1 {
-                let k = self.node_slot[n as usize] as usize;
-                ps.pos[k] += self.dx[n as usize];
+            let (n0, n1) = (piece.nodes.0 as usize, piece.nodes.1 as usize);
+            let mut moved = RealOf::<S>::ZERO;
+            for (&k, &dx) in self.node_slot[n0..n1].iter().zip(&self.dx[n0..n1]) {
+                ps.pos[k as usize] += dx;
+                moved = moved.max(dx.length_squared());
+            }
+            // The step solved every row's linearisation exactly and moved nothing far:
+            // every link is within the tolerance without measuring (module docs).
+            if self.exact && !self.partial[i] && moved <= piece.settle {
+                return;
             }
         }
     }
@@ -627,6 +663,7 @@ impl<S: Space> TreeSolver<S> {
     fn linearise(&mut self, ps: &ParticleSet<S>, (r0, r1): (u32, u32), tol: RealOf<S>) -> bool {
         let (zero, eps) = (RealOf::<S>::ZERO, RealOf::<S>::GEOMETRIC_EPSILON);
         let mut off = false;
+        self.exact = true;
         for r in r0 as usize..r1 as usize {
             let row = self.rows[r];
             let d = ps.pos[row.pa as usize] - ps.pos[row.pb as usize];
@@ -634,6 +671,7 @@ impl<S: Space> TreeSolver<S> {
             if l2 <= eps * eps {
                 // No direction: the row takes no correction this step.
                 (self.n[r], self.c[r]) = (VecOf::<S>::ZERO, zero);
+                self.exact = false;
                 continue;
             }
             let (len, inv) = l2.sqrt_recip();
@@ -674,7 +712,7 @@ impl<S: Space> TreeSolver<S> {
     }
 
     /// The elimination from the leaves: each block's `y`, `X`, and its root's `P`, `b`.
-    fn eliminate(&mut self, piece: Piece) {
+    fn eliminate(&mut self, piece: Piece<RealOf<S>>) {
         let zero = RealOf::<S>::ZERO;
         let z = VecOf::<S>::ZERO;
         for n in piece.nodes.0 as usize..piece.nodes.1 as usize {
@@ -702,6 +740,7 @@ impl<S: Space> TreeSolver<S> {
                     self.x[r0] = n * (-sign * inv);
                 } else {
                     (self.y[r0], self.x[r0]) = (zero, z);
+                    self.exact = false;
                 }
                 if blk.root != GROUND {
                     let c = blk.root as usize;
@@ -719,72 +758,92 @@ impl<S: Space> TreeSolver<S> {
         }
     }
 
-    /// The gradient of row `r` at node `v` (zero if `v` is not one of its ends).
-    fn grad(&self, r: usize, v: u32) -> VecOf<S> {
-        let row = &self.rows[r];
-        if row.na == v {
-            self.n[r]
-        } else if row.nb == v {
-            -self.n[r]
-        } else {
-            VecOf::<S>::ZERO
-        }
-    }
-
     /// A loop block: `S = Σ_q J_q K_q J_qᵀ` by `LDLᵀ`, `y = S⁻¹ρ`, `X = S⁻¹J_c`.
+    ///
+    /// Each row touches two nodes, so `S` is built row by row from the row's own ends
+    /// (in the order of the block's members) and the earlier rows that share one.
     fn eliminate_loop(&mut self, blk: Block) {
         let zero = RealOf::<S>::ZERO;
+        let z = VecOf::<S>::ZERO;
         let (r0, r1) = (blk.rows.0 as usize, blk.rows.1 as usize);
         let m = r1 - r0;
         self.dense.clear();
         self.dense.resize(m * m, zero);
-        let members = &self.members[blk.members.0 as usize..blk.members.1 as usize];
-        for i in 0..m {
+        let rows = &self.rows[r0..r1];
+        let ns = &self.n[r0..r1];
+        for (i, (ri, &ni)) in rows.iter().zip(ns).enumerate() {
             let mut rho = -self.c[r0 + i];
-            for &q in members {
-                let gi = self.grad(r0 + i, q);
-                if gi == VecOf::<S>::ZERO {
+            let mut ends = [(ri.na, ri.ma, ni), (ri.nb, ri.mb, -ni)];
+            if ri.mb < ri.ma {
+                ends.swap(0, 1);
+            }
+            let dense = &mut self.dense[i * m..=i * m + i];
+            for (q, at, gi) in ends {
+                if at == u16::MAX || gi == z {
                     continue;
                 }
-                rho -= gi.dot(self.e[q as usize]);
-                let kg = self.k[q as usize].mul(gi);
-                for j in 0..=i {
-                    let gj = self.grad(r0 + j, q);
-                    self.dense[i * m + j] += gj.dot(kg);
+                let q = q as usize;
+                rho -= gi.dot(self.e[q]);
+                let kg = self.k[q].mul(gi);
+                for ((rj, &nj), d) in rows.iter().zip(ns).zip(dense.iter_mut()) {
+                    let gj = if rj.na as usize == q {
+                        nj
+                    } else if rj.nb as usize == q {
+                        -nj
+                    } else {
+                        continue;
+                    };
+                    *d += gj.dot(kg);
                 }
             }
             self.y[r0 + i] = rho;
-            self.x[r0 + i] = if blk.root == GROUND { VecOf::<S>::ZERO } else { self.grad(r0 + i, blk.root) };
+            self.x[r0 + i] = if blk.root == GROUND {
+                z
+            } else if ri.na == blk.root {
+                ni
+            } else if ri.nb == blk.root {
+                -ni
+            } else {
+                z
+            };
         }
         // LDLᵀ in place (D on the diagonal, L below), dependent rows dropped.
         let a = &mut self.dense;
         let rel =
             if RealOf::<S>::FLOATING { RealOf::<S>::GEOMETRIC_EPSILON } else { RealOf::<S>::from_ratio(1, 1_000_000) };
         for j in 0..m {
-            let mut d = a[j * m + j];
+            let (above, rest) = a.split_at_mut(j * m + m);
+            let mut d = above[j * m + j];
             let floor = d * rel;
             for k in 0..j {
-                let l = a[j * m + k];
-                d -= l * l * a[k * m + k];
+                let l = above[j * m + k];
+                d -= l * l * above[k * m + k];
             }
-            let d = if d > floor { d } else { zero };
-            a[j * m + j] = d;
+            let d = if d > floor {
+                d
+            } else {
+                self.exact = false;
+                zero
+            };
+            above[j * m + j] = d;
             let inv = if d > zero { RealOf::<S>::ONE / d } else { zero };
-            for i in j + 1..m {
-                let mut v = a[i * m + j];
-                for k in 0..j {
-                    v -= a[i * m + k] * a[j * m + k] * a[k * m + k];
+            let row_j = &above[j * m..j * m + j];
+            for row_i in rest.chunks_exact_mut(m) {
+                let mut v = row_i[j];
+                for (k, &ljk) in row_j.iter().enumerate() {
+                    v -= row_i[k] * ljk * above[k * m + k];
                 }
-                a[i * m + j] = v * inv;
+                row_i[j] = v * inv;
             }
         }
         // Solve for `y` and the columns of `X` at once (`L`, `D`, `Lᵀ`).
         let (y, x) = (&mut self.y[r0..r1], &mut self.x[r0..r1]);
         for i in 0..m {
             let (mut v, mut u) = (y[i], x[i]);
-            for k in 0..i {
-                v -= a[i * m + k] * y[k];
-                u -= x[k] * a[i * m + k];
+            let row_i = &a[i * m..i * m + i];
+            for (k, &l) in row_i.iter().enumerate() {
+                v -= l * y[k];
+                u -= x[k] * l;
             }
             (y[i], x[i]) = (v, u);
         }
@@ -797,15 +856,22 @@ impl<S: Space> TreeSolver<S> {
         for i in (0..m).rev() {
             let (mut v, mut u) = (y[i], x[i]);
             for k in i + 1..m {
-                v -= a[k * m + i] * y[k];
-                u -= x[k] * a[k * m + i];
+                let l = a[k * m + i];
+                v -= l * y[k];
+                u -= x[k] * l;
             }
             (y[i], x[i]) = (v, u);
         }
         if blk.root != GROUND {
             let c = blk.root as usize;
-            for i in 0..m {
-                let jc = self.grad(r0 + i, blk.root);
+            for (i, ri) in self.rows[r0..r1].iter().enumerate() {
+                let jc = if ri.na == blk.root {
+                    self.n[r0 + i]
+                } else if ri.nb == blk.root {
+                    -self.n[r0 + i]
+                } else {
+                    continue;
+                };
                 self.p[c].add_outer(jc, self.x[r0 + i], RealOf::<S>::ONE);
                 self.b[c] += jc * self.y[r0 + i];
             }
@@ -813,7 +879,7 @@ impl<S: Space> TreeSolver<S> {
     }
 
     /// The pass back from the root: every `Δλ` and `Δx`.
-    fn substitute(&mut self, piece: Piece) {
+    fn substitute(&mut self, piece: Piece<RealOf<S>>) {
         let z = VecOf::<S>::ZERO;
         if piece.root != GROUND {
             let r = piece.root as usize;
