@@ -152,6 +152,16 @@ impl<R: Real> Sym<R> {
             }
         }
     }
+    /// `self += (u vᵀ + v uᵀ)/2`.
+    fn add_outer_unit<V: Vector<R>>(&mut self, u: V, v: V) {
+        for k in 0..V::DIM {
+            for l in k..V::DIM {
+                let x =
+                    if k == l { u.get(k) * v.get(k) } else { (u.get(k) * v.get(l) + u.get(l) * v.get(k)) * R::HALF };
+                self.0[at(k, l)] += x;
+            }
+        }
+    }
     fn mul<V: Vector<R>>(&self, v: V) -> V {
         let mut o = V::ZERO;
         for k in 0..V::DIM {
@@ -174,28 +184,28 @@ impl<R: Real> Sym<R> {
         let l10 = a(0, 1) * i0;
         let d1 = a(1, 1) - l10 * a(0, 1);
         let i1 = rc(d1);
-        // Rows of L⁻¹ (lower unit triangular).
-        let mut g = [[zero; 3]; 3];
-        g[0][0] = one;
-        g[1] = [-l10, one, zero];
-        let mut inv = [i0, i1, zero];
+        // Rows of L⁻¹ (lower unit triangular): g₀ = (1, 0, 0), g₁ = (−l₁₀, 1, 0),
+        // g₂ = (g₂₀, −l₂₁, 1). The products with the zeros and ones of those rows are
+        // left out (a compiler may not drop them in floating point, and each is a full
+        // multiplication in fixed point); the rest are summed in the same order.
+        let mut o = Self::zero();
         if dim == 3 {
             let l20 = a(0, 2) * i0;
             let t = a(1, 2) - l20 * a(0, 1);
             let l21 = t * i1;
             let d2 = a(2, 2) - l20 * a(0, 2) - l21 * t;
-            inv[2] = rc(d2);
-            g[2] = [l10 * l21 - l20, -l21, one];
-        }
-        let mut o = Self::zero();
-        for k in 0..dim {
-            for l in k..dim {
-                let mut s = zero;
-                for (r, &ir) in g.iter().zip(&inv).take(dim) {
-                    s += r[k] * r[l] * ir;
-                }
-                o.0[at(k, l)] = s;
-            }
+            let i2 = rc(d2);
+            let (g20, g21) = (l10 * l21 - l20, -l21);
+            o.0[at(0, 0)] = i0 + l10 * l10 * i1 + g20 * g20 * i2;
+            o.0[at(0, 1)] = -l10 * i1 + g20 * g21 * i2;
+            o.0[at(0, 2)] = g20 * i2;
+            o.0[at(1, 1)] = i1 + g21 * g21 * i2;
+            o.0[at(1, 2)] = g21 * i2;
+            o.0[at(2, 2)] = i2;
+        } else {
+            o.0[at(0, 0)] = i0 + l10 * l10 * i1;
+            o.0[at(0, 1)] = -l10 * i1;
+            o.0[at(1, 1)] = i1;
         }
         o
     }
@@ -726,26 +736,28 @@ impl<S: Space> TreeSolver<S> {
             }
             let (r0, r1) = (blk.rows.0 as usize, blk.rows.1 as usize);
             if r1 - r0 == 1 {
-                // A bridge: the scalar formulas.
+                // A bridge: the scalar formulas (the signs ±1 applied by negation,
+                // which is what a product with ±1 gives, bit for bit).
                 let row = self.rows[r0];
-                let (q, sign) =
-                    if row.na == blk.root { (row.nb, -RealOf::<S>::ONE) } else { (row.na, RealOf::<S>::ONE) };
+                let (q, down) = if row.na == blk.root { (row.nb, true) } else { (row.na, false) };
+                let sign = |v: VecOf<S>| if down { -v } else { v };
                 let n = self.n[r0];
                 let s = n.dot(self.k[q as usize].mul(n));
                 if s > zero && n != z {
-                    let rho = -self.c[r0] - sign * n.dot(self.e[q as usize]);
+                    let d = n.dot(self.e[q as usize]);
+                    let rho = -self.c[r0] - if down { -d } else { d };
                     let inv = RealOf::<S>::ONE / s;
                     self.y[r0] = rho * inv;
                     // J_c = −sign·n.
-                    self.x[r0] = n * (-sign * inv);
+                    self.x[r0] = n * if down { inv } else { -inv };
                 } else {
                     (self.y[r0], self.x[r0]) = (zero, z);
                     self.exact = false;
                 }
                 if blk.root != GROUND {
                     let c = blk.root as usize;
-                    let jc = n * -sign;
-                    self.p[c].add_outer(jc, self.x[r0], RealOf::<S>::ONE);
+                    let jc = -sign(n);
+                    self.p[c].add_outer_unit(jc, self.x[r0]);
                     self.b[c] += jc * self.y[r0];
                 }
             } else {
@@ -872,7 +884,7 @@ impl<S: Space> TreeSolver<S> {
                 } else {
                     continue;
                 };
-                self.p[c].add_outer(jc, self.x[r0 + i], RealOf::<S>::ONE);
+                self.p[c].add_outer_unit(jc, self.x[r0 + i]);
                 self.b[c] += jc * self.y[r0 + i];
             }
         }
