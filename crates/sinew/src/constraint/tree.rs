@@ -113,7 +113,8 @@ pub(crate) const CONTACT_HEAVY: i32 = 10_000;
 
 /// Target of the Newton steps: every link within this fraction of its length.
 const TOL: (i32, i32) = (1, 10_000);
-/// A group with every link within this fraction of its length is not solved.
+/// A group near a collider (see [`TreeSolver::mark_near`]) with every link within this
+/// fraction of its length is not solved; one near none is not solved within [`TOL`].
 const SKIP: (i32, i32) = (1, 1_000_000);
 
 /// The ground vertex (all of a group's pinned particles).
@@ -296,6 +297,8 @@ pub(crate) struct TreeSolver<S: Space> {
     asleep: Vec<bool>,
     /// Pieces struck by a contact this substep.
     struck: Vec<bool>,
+    /// Per piece: some particle has a collider within its reach this step.
+    near: Vec<bool>,
     /// Per piece: some particle immovable this step, others not (a linearised step
     /// may then leave rows unsolved).
     partial: Vec<bool>,
@@ -556,14 +559,30 @@ impl<S: Space> TreeSolver<S> {
         }
     }
 
+    /// Marks the pieces that have a particle among `near` (the particles with a collider
+    /// within reach this step, from the contact gathering); the others are in flight.
+    pub(crate) fn mark_near(&mut self, near: impl Iterator<Item = u32>) {
+        self.near.clear();
+        self.near.resize(self.pieces.len(), false);
+        for k in near {
+            let Some(&node) = self.node_of.get(k as usize) else { continue };
+            if node != u32::MAX {
+                let piece = self.pieces.partition_point(|p| p.nodes.1 <= node);
+                self.near[piece] = true;
+            }
+        }
+    }
+
     /// Solves every tree; `first`: the substep's first iteration (multipliers restart).
     pub(crate) fn solve(&mut self, ps: &mut ParticleSet<S>, first: bool) {
         if first {
             self.lambda.iter_mut().for_each(|l| *l = RealOf::<S>::ZERO);
         }
+        let (fine, tol) = (RealOf::<S>::from_ratio(SKIP.0, SKIP.1), RealOf::<S>::from_ratio(TOL.0, TOL.1));
         for i in 0..self.pieces.len() {
             if !self.asleep[i] {
-                self.solve_piece(ps, i);
+                let skip = if self.near.get(i).copied().unwrap_or(true) { fine } else { tol };
+                self.solve_piece(ps, i, skip);
             }
         }
     }
@@ -593,7 +612,7 @@ impl<S: Space> TreeSolver<S> {
             if self.struck[i] {
                 self.struck[i] = false;
                 if !self.asleep[i] {
-                    self.solve_piece(ps, i);
+                    self.solve_piece(ps, i, RealOf::<S>::from_ratio(SKIP.0, SKIP.1));
                 }
                 let (n0, n1) = self.pieces[i].nodes;
                 self.heavy[n0 as usize..n1 as usize].iter_mut().for_each(|h| *h = VecOf::<S>::ZERO);
@@ -611,10 +630,11 @@ impl<S: Space> TreeSolver<S> {
         }
     }
 
-    /// Newton steps on one piece until its links are within [`TOL`].
-    fn solve_piece(&mut self, ps: &mut ParticleSet<S>, i: usize) {
+    /// Newton steps on one piece until its links are within [`TOL`] (none if they are
+    /// within `skip`).
+    fn solve_piece(&mut self, ps: &mut ParticleSet<S>, i: usize, skip: RealOf<S>) {
         let piece = self.pieces[i];
-        let (skip, tol) = (RealOf::<S>::from_ratio(SKIP.0, SKIP.1), RealOf::<S>::from_ratio(TOL.0, TOL.1));
+        let tol = RealOf::<S>::from_ratio(TOL.0, TOL.1);
         for step in 0..=MAX_NEWTON {
             let off = self.linearise(ps, piece.rows, if step == 0 { skip } else { tol });
             if !off {
