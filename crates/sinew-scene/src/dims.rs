@@ -277,17 +277,35 @@ impl<R: SceneReal> SceneSpace for Space3<R> {
     ) -> Result<(), SceneError> {
         for (i, r) in spec.ragdolls.iter().enumerate() {
             let path = format!("ragdolls[{i}]");
-            if r.muscles.unwrap_or(false) {
-                return Err(err(format!("{path}.muscles"), "muscle ragdolls have a 2D preset only (humanoid16)"));
-            }
-            match r.preset.as_str() {
-                "humanoid3d" => {
-                    if r.pose.is_some() {
-                        return Err(err(format!("{path}.pose"), "the 3D humanoid has no preset poses; omit `pose`"));
-                    }
-                    spawn_ragdoll(&path, r, &presets::humanoid3d::<R>(), None, None, world, handles, out, muscles)?
+            let muscled = r.muscles.unwrap_or(false);
+            let pose =
+                |rig: &sinew::RigDef<Self>, default: Option<&str>| -> Result<Option<sinew::Pose<Self>>, SceneError> {
+                    let Some(name) = r.pose.as_deref().or(default) else { return Ok(None) };
+                    let all = presets::humanoid3d_poses::<R>();
+                    let Some((_, p)) = all.into_iter().find(|(n, _)| *n == name) else {
+                        return Err(err(
+                            format!("{path}.pose"),
+                            format!("unknown pose `{name}` (stance, guard, crouch, fallen)"),
+                        ));
+                    };
+                    // The poses are for the stabilised rig, whose first nodes are the plain
+                    // rig's; the plain rig takes those.
+                    let n = rig.nodes.len().min(p.positions.len());
+                    Ok(Some(sinew::Pose::new(p.positions[..n].to_vec())))
+                };
+            match (r.preset.as_str(), muscled) {
+                ("humanoid3d", false) => {
+                    let rig = presets::humanoid3d::<R>();
+                    let p = pose(&rig, None)?;
+                    spawn_ragdoll(&path, r, &rig, p, None, world, handles, out, muscles)?
                 }
-                other => {
+                ("humanoid3d", true) => {
+                    let targets = presets::humanoid3d_targets::<R>();
+                    let rig = presets::humanoid3d_stabilised::<R>();
+                    let p = pose(&rig, Some("stance"))?;
+                    spawn_ragdoll(&path, r, &rig, p, Some(&targets), world, handles, out, muscles)?
+                }
+                (other, _) => {
                     return Err(err(
                         format!("{path}.preset"),
                         format!("unknown 3D preset `{other}` (expected \"humanoid3d\")"),

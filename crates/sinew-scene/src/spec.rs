@@ -462,16 +462,17 @@ pub struct RagdollSpec {
     /// Initial velocity of every node (m/s).
     #[serde(default)]
     pub velocity: Option<Vec<f64>>,
-    /// Shadow Fight 3 muscle ragdoll (2D `humanoid16` only): edges, muscles toward the
-    /// nearest preset pose, strength envelope, stabiliser nodes. Default false.
+    /// Shadow Fight 3 muscle ragdoll (`humanoid16` in 2D, `humanoid3d` in 3D): edges,
+    /// muscles toward the nearest preset pose, strength envelope, stabiliser nodes.
+    /// Default false.
     #[serde(default)]
     pub muscles: Option<bool>,
     /// A hit at spawn: an impulse (N·s) applied at a world point.
     #[serde(default)]
     pub impulse: Option<ImpulseSpec>,
     /// Start pose: a preset pose of the rig (`humanoid16`: "stance", "crouch",
-    /// "upright", feet on y = 0 before `origin` is added). Default: the rest pose, or
-    /// "stance" for muscle ragdolls.
+    /// "upright"; `humanoid3d`: "stance", "guard", "crouch", "fallen"; on y = 0 before
+    /// `origin` is added). Default: the rest pose, or "stance" for muscle ragdolls.
     #[serde(default)]
     pub pose: Option<String>,
 }

@@ -61,8 +61,25 @@
 //! **Newton.** The linearised solve is repeated — re-linearised where it landed — until
 //! every link is within 10⁻⁴ of its length or `MAX_NEWTON` steps have run (then, for a
 //! loop folded through itself, which satisfies all its rows but a dropped dependent one,
-//! its links are projected `FOLD_PASSES` times, as without the trees); a group already within 10⁻⁶ is
-//! left alone (a body in free fall costs one measurement).
+//! its links are projected `FOLD_PASSES` times, as without the trees).
+//!
+//! *When to stop without measuring.* A step that solved every row's linearisation exactly
+//! (no row without a direction, no dependent row dropped, no immovable particle in the
+//! group) leaves each link `d' = d + δ` with `n·δ = −C`, so
+//! `|d'|² = (|d| + n·δ)² + |δ⊥|² = L² + |δ⊥|²` and `|d'| − L ≤ |δ|²/L`. With
+//! `|δ| ≤ 2 max|Δx|`, a step that moved no particle by more than `√(TOL·L_min²/8)` leaves
+//! every link within half the tolerance, and the solve ends without measuring the links
+//! again (same result, one pass over the rows fewer; most solves take one step).
+//!
+//! *When not to solve at all.* A group whose links are all within 10⁻⁶ is left alone;
+//! one with no collider within reach of any of its particles this step (in flight: the
+//! contact gathering found no pair for them) is left alone while its links are within
+//! the Newton tolerance 10⁻⁴, so a tumbling body costs a measurement per substep instead
+//! of a Newton step (the bones' error comes from the prediction's straight-line motion,
+//! `(ωh)²/2` a substep, and is taken back once it passes 10⁻⁴). Near colliders the
+//! stricter 10⁻⁶ stays: there a leftover 10⁻⁴ turned into the trembling of resting bodies
+//! (a `humanoid3d` at rest still moved at 5 cm/s after 5 s).
+//!
 //! Multipliers accumulate as in XPBD (`λ/h²` is each link's tension) and internal forces
 //! come in equal and opposite pairs, so momentum is conserved to rounding.
 //!
@@ -113,7 +130,8 @@ pub(crate) const CONTACT_HEAVY: i32 = 10_000;
 
 /// Target of the Newton steps: every link within this fraction of its length.
 const TOL: (i32, i32) = (1, 10_000);
-/// A group with every link within this fraction of its length is not solved.
+/// A group near a collider (see [`TreeSolver::mark_near`]) with every link within this
+/// fraction of its length is not solved; one near none is not solved within [`TOL`].
 const SKIP: (i32, i32) = (1, 1_000_000);
 
 /// The ground vertex (all of a group's pinned particles).
@@ -152,6 +170,16 @@ impl<R: Real> Sym<R> {
             }
         }
     }
+    /// `self += (u vᵀ + v uᵀ)/2`.
+    fn add_outer_unit<V: Vector<R>>(&mut self, u: V, v: V) {
+        for k in 0..V::DIM {
+            for l in k..V::DIM {
+                let x =
+                    if k == l { u.get(k) * v.get(k) } else { (u.get(k) * v.get(l) + u.get(l) * v.get(k)) * R::HALF };
+                self.0[at(k, l)] += x;
+            }
+        }
+    }
     fn mul<V: Vector<R>>(&self, v: V) -> V {
         let mut o = V::ZERO;
         for k in 0..V::DIM {
@@ -174,28 +202,28 @@ impl<R: Real> Sym<R> {
         let l10 = a(0, 1) * i0;
         let d1 = a(1, 1) - l10 * a(0, 1);
         let i1 = rc(d1);
-        // Rows of L⁻¹ (lower unit triangular).
-        let mut g = [[zero; 3]; 3];
-        g[0][0] = one;
-        g[1] = [-l10, one, zero];
-        let mut inv = [i0, i1, zero];
+        // Rows of L⁻¹ (lower unit triangular): g₀ = (1, 0, 0), g₁ = (−l₁₀, 1, 0),
+        // g₂ = (g₂₀, −l₂₁, 1). The products with the zeros and ones of those rows are
+        // left out (a compiler may not drop them in floating point, and each is a full
+        // multiplication in fixed point); the rest are summed in the same order.
+        let mut o = Self::zero();
         if dim == 3 {
             let l20 = a(0, 2) * i0;
             let t = a(1, 2) - l20 * a(0, 1);
             let l21 = t * i1;
             let d2 = a(2, 2) - l20 * a(0, 2) - l21 * t;
-            inv[2] = rc(d2);
-            g[2] = [l10 * l21 - l20, -l21, one];
-        }
-        let mut o = Self::zero();
-        for k in 0..dim {
-            for l in k..dim {
-                let mut s = zero;
-                for (r, &ir) in g.iter().zip(&inv).take(dim) {
-                    s += r[k] * r[l] * ir;
-                }
-                o.0[at(k, l)] = s;
-            }
+            let i2 = rc(d2);
+            let (g20, g21) = (l10 * l21 - l20, -l21);
+            o.0[at(0, 0)] = i0 + l10 * l10 * i1 + g20 * g20 * i2;
+            o.0[at(0, 1)] = -l10 * i1 + g20 * g21 * i2;
+            o.0[at(0, 2)] = g20 * i2;
+            o.0[at(1, 1)] = i1 + g21 * g21 * i2;
+            o.0[at(1, 2)] = g21 * i2;
+            o.0[at(2, 2)] = i2;
+        } else {
+            o.0[at(0, 0)] = i0 + l10 * l10 * i1;
+            o.0[at(0, 1)] = -l10 * i1;
+            o.0[at(1, 1)] = i1;
         }
         o
     }
@@ -212,6 +240,9 @@ struct Row<R> {
     /// Nodes of its ends ([`GROUND`] for a pinned end).
     na: u32,
     nb: u32,
+    /// Places of its ends among its block's members (`u16::MAX`: the block's root).
+    ma: u16,
+    mb: u16,
     rest: R,
 }
 
@@ -227,18 +258,21 @@ struct Block {
 /// A connected group solved as a tree: ranges of nodes, rows and blocks (blocks in
 /// elimination order, leaves first), and its root node (or [`GROUND`]).
 #[derive(Clone, Copy, Debug)]
-struct Piece {
+struct Piece<R> {
     nodes: (u32, u32),
     rows: (u32, u32),
     blocks: (u32, u32),
     root: u32,
+    /// A Newton step that moved no particle by more than `√settle` leaves every link
+    /// within the tolerance (module docs, "Newton"): `TOL · L_min² / 8`.
+    settle: R,
 }
 
 /// The tree plan of a world's rigid distances (derived from the constraints and which
 /// particles are pinned) and the solve's buffers.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TreeSolver<S: Space> {
-    pieces: Vec<Piece>,
+    pieces: Vec<Piece<RealOf<S>>>,
     blocks: Vec<Block>,
     members: Vec<u32>,
     rows: Vec<Row<RealOf<S>>>,
@@ -280,6 +314,14 @@ pub(crate) struct TreeSolver<S: Space> {
     asleep: Vec<bool>,
     /// Pieces struck by a contact this substep.
     struck: Vec<bool>,
+    /// Per piece: some particle has a collider within its reach this step.
+    near: Vec<bool>,
+    /// Per piece: some particle immovable this step, others not (a linearised step
+    /// may then leave rows unsolved).
+    partial: Vec<bool>,
+    /// The current Newton step solves every row's linearisation (no row without a
+    /// direction, no dependent row dropped, no singular pivot).
+    exact: bool,
     /// Newton steps taken since the counter was last read (tests and benchmarks).
     pub newton_steps: u64,
 }
@@ -472,6 +514,7 @@ impl<S: Space> TreeSolver<S> {
             self.node_inner.push(false);
         }
         let (r0, b0) = (self.rows.len() as u32, self.blocks.len() as u32);
+        let mut min_rest = edges.first().map_or(RealOf::<S>::ZERO, |e| e.3);
         for &(u, e0, e1) in blocks {
             let u = &u;
             let rows0 = self.rows.len() as u32;
@@ -479,13 +522,24 @@ impl<S: Space> TreeSolver<S> {
             for &e in &block_edges[e0 as usize..e1 as usize] {
                 let (slot, a, b, rest) = edges[e as usize];
                 let (na, nb) = (node(ends[e as usize].0), node(ends[e as usize].1));
-                self.rows.push(Row { slot, pa: a as u32, pb: b as u32, na, nb, rest });
-                self.in_tree[slot as usize] = true;
-                for v in [na, nb] {
-                    if v != node(*u) && !self.members[members0 as usize..].contains(&v) {
-                        self.members.push(v);
+                let mut at = [u16::MAX; 2];
+                for (v, at) in [na, nb].into_iter().zip(&mut at) {
+                    if v == node(*u) {
+                        continue;
                     }
+                    let mine = &self.members[members0 as usize..];
+                    *at = match mine.iter().position(|&m| m == v) {
+                        Some(i) => i as u16,
+                        None => {
+                            let i = mine.len() as u16;
+                            self.members.push(v);
+                            i
+                        }
+                    };
                 }
+                self.rows.push(Row { slot, pa: a as u32, pb: b as u32, na, nb, ma: at[0], mb: at[1], rest });
+                self.in_tree[slot as usize] = true;
+                min_rest = min_rest.min(rest);
             }
             if *u != 0 {
                 self.node_inner[node(*u) as usize] = true;
@@ -499,6 +553,7 @@ impl<S: Space> TreeSolver<S> {
             rows: (r0, self.rows.len() as u32),
             blocks: (b0, self.blocks.len() as u32),
             root: node(root),
+            settle: min_rest.sq() * RealOf::<S>::from_ratio(TOL.0, TOL.1 * 8),
         });
     }
 
@@ -512,9 +567,27 @@ impl<S: Space> TreeSolver<S> {
             self.m[i] = if w > zero { RealOf::<S>::ONE / w } else { zero };
         }
         self.asleep.clear();
-        let w = &self.w;
-        self.asleep
-            .extend(self.pieces.iter().map(|p| w[p.nodes.0 as usize..p.nodes.1 as usize].iter().all(|&w| w == zero)));
+        self.partial.clear();
+        for p in &self.pieces {
+            let w = &self.w[p.nodes.0 as usize..p.nodes.1 as usize];
+            let still = w.iter().filter(|&&w| w == zero).count();
+            self.asleep.push(still == w.len());
+            self.partial.push(still > 0 && still < w.len());
+        }
+    }
+
+    /// Marks the pieces that have a particle among `near` (the particles with a collider
+    /// within reach this step, from the contact gathering); the others are in flight.
+    pub(crate) fn mark_near(&mut self, near: impl Iterator<Item = u32>) {
+        self.near.clear();
+        self.near.resize(self.pieces.len(), false);
+        for k in near {
+            let Some(&node) = self.node_of.get(k as usize) else { continue };
+            if node != u32::MAX {
+                let piece = self.pieces.partition_point(|p| p.nodes.1 <= node);
+                self.near[piece] = true;
+            }
+        }
     }
 
     /// Solves every tree; `first`: the substep's first iteration (multipliers restart).
@@ -522,9 +595,11 @@ impl<S: Space> TreeSolver<S> {
         if first {
             self.lambda.iter_mut().for_each(|l| *l = RealOf::<S>::ZERO);
         }
+        let (fine, tol) = (RealOf::<S>::from_ratio(SKIP.0, SKIP.1), RealOf::<S>::from_ratio(TOL.0, TOL.1));
         for i in 0..self.pieces.len() {
             if !self.asleep[i] {
-                self.solve_piece(ps, i);
+                let skip = if self.near.get(i).copied().unwrap_or(true) { fine } else { tol };
+                self.solve_piece(ps, i, skip);
             }
         }
     }
@@ -554,7 +629,7 @@ impl<S: Space> TreeSolver<S> {
             if self.struck[i] {
                 self.struck[i] = false;
                 if !self.asleep[i] {
-                    self.solve_piece(ps, i);
+                    self.solve_piece(ps, i, RealOf::<S>::from_ratio(SKIP.0, SKIP.1));
                 }
                 let (n0, n1) = self.pieces[i].nodes;
                 self.heavy[n0 as usize..n1 as usize].iter_mut().for_each(|h| *h = VecOf::<S>::ZERO);
@@ -572,10 +647,11 @@ impl<S: Space> TreeSolver<S> {
         }
     }
 
-    /// Newton steps on one piece until its links are within [`TOL`].
-    fn solve_piece(&mut self, ps: &mut ParticleSet<S>, i: usize) {
+    /// Newton steps on one piece until its links are within [`TOL`] (none if they are
+    /// within `skip`).
+    fn solve_piece(&mut self, ps: &mut ParticleSet<S>, i: usize, skip: RealOf<S>) {
         let piece = self.pieces[i];
-        let (skip, tol) = (RealOf::<S>::from_ratio(SKIP.0, SKIP.1), RealOf::<S>::from_ratio(TOL.0, TOL.1));
+        let tol = RealOf::<S>::from_ratio(TOL.0, TOL.1);
         for step in 0..=MAX_NEWTON {
             let off = self.linearise(ps, piece.rows, if step == 0 { skip } else { tol });
             if !off {
@@ -594,9 +670,16 @@ impl<S: Space> TreeSolver<S> {
             self.newton_steps += 1;
             self.eliminate(piece);
             self.substitute(piece);
-            for n in piece.nodes.0..piece.nodes.1 {
-                let k = self.node_slot[n as usize] as usize;
-                ps.pos[k] += self.dx[n as usize];
+            let (n0, n1) = (piece.nodes.0 as usize, piece.nodes.1 as usize);
+            let mut moved = RealOf::<S>::ZERO;
+            for (&k, &dx) in self.node_slot[n0..n1].iter().zip(&self.dx[n0..n1]) {
+                ps.pos[k as usize] += dx;
+                moved = moved.max(dx.length_squared());
+            }
+            // The step solved every row's linearisation exactly and moved nothing far:
+            // every link is within the tolerance without measuring (module docs).
+            if self.exact && !self.partial[i] && moved <= piece.settle {
+                return;
             }
         }
     }
@@ -627,6 +710,7 @@ impl<S: Space> TreeSolver<S> {
     fn linearise(&mut self, ps: &ParticleSet<S>, (r0, r1): (u32, u32), tol: RealOf<S>) -> bool {
         let (zero, eps) = (RealOf::<S>::ZERO, RealOf::<S>::GEOMETRIC_EPSILON);
         let mut off = false;
+        self.exact = true;
         for r in r0 as usize..r1 as usize {
             let row = self.rows[r];
             let d = ps.pos[row.pa as usize] - ps.pos[row.pb as usize];
@@ -634,6 +718,7 @@ impl<S: Space> TreeSolver<S> {
             if l2 <= eps * eps {
                 // No direction: the row takes no correction this step.
                 (self.n[r], self.c[r]) = (VecOf::<S>::ZERO, zero);
+                self.exact = false;
                 continue;
             }
             let (len, inv) = l2.sqrt_recip();
@@ -674,7 +759,7 @@ impl<S: Space> TreeSolver<S> {
     }
 
     /// The elimination from the leaves: each block's `y`, `X`, and its root's `P`, `b`.
-    fn eliminate(&mut self, piece: Piece) {
+    fn eliminate(&mut self, piece: Piece<RealOf<S>>) {
         let zero = RealOf::<S>::ZERO;
         let z = VecOf::<S>::ZERO;
         for n in piece.nodes.0 as usize..piece.nodes.1 as usize {
@@ -688,25 +773,28 @@ impl<S: Space> TreeSolver<S> {
             }
             let (r0, r1) = (blk.rows.0 as usize, blk.rows.1 as usize);
             if r1 - r0 == 1 {
-                // A bridge: the scalar formulas.
+                // A bridge: the scalar formulas (the signs ±1 applied by negation,
+                // which is what a product with ±1 gives, bit for bit).
                 let row = self.rows[r0];
-                let (q, sign) =
-                    if row.na == blk.root { (row.nb, -RealOf::<S>::ONE) } else { (row.na, RealOf::<S>::ONE) };
+                let (q, down) = if row.na == blk.root { (row.nb, true) } else { (row.na, false) };
+                let sign = |v: VecOf<S>| if down { -v } else { v };
                 let n = self.n[r0];
                 let s = n.dot(self.k[q as usize].mul(n));
                 if s > zero && n != z {
-                    let rho = -self.c[r0] - sign * n.dot(self.e[q as usize]);
+                    let d = n.dot(self.e[q as usize]);
+                    let rho = -self.c[r0] - if down { -d } else { d };
                     let inv = RealOf::<S>::ONE / s;
                     self.y[r0] = rho * inv;
                     // J_c = −sign·n.
-                    self.x[r0] = n * (-sign * inv);
+                    self.x[r0] = n * if down { inv } else { -inv };
                 } else {
                     (self.y[r0], self.x[r0]) = (zero, z);
+                    self.exact = false;
                 }
                 if blk.root != GROUND {
                     let c = blk.root as usize;
-                    let jc = n * -sign;
-                    self.p[c].add_outer(jc, self.x[r0], RealOf::<S>::ONE);
+                    let jc = -sign(n);
+                    self.p[c].add_outer_unit(jc, self.x[r0]);
                     self.b[c] += jc * self.y[r0];
                 }
             } else {
@@ -719,72 +807,92 @@ impl<S: Space> TreeSolver<S> {
         }
     }
 
-    /// The gradient of row `r` at node `v` (zero if `v` is not one of its ends).
-    fn grad(&self, r: usize, v: u32) -> VecOf<S> {
-        let row = &self.rows[r];
-        if row.na == v {
-            self.n[r]
-        } else if row.nb == v {
-            -self.n[r]
-        } else {
-            VecOf::<S>::ZERO
-        }
-    }
-
     /// A loop block: `S = Σ_q J_q K_q J_qᵀ` by `LDLᵀ`, `y = S⁻¹ρ`, `X = S⁻¹J_c`.
+    ///
+    /// Each row touches two nodes, so `S` is built row by row from the row's own ends
+    /// (in the order of the block's members) and the earlier rows that share one.
     fn eliminate_loop(&mut self, blk: Block) {
         let zero = RealOf::<S>::ZERO;
+        let z = VecOf::<S>::ZERO;
         let (r0, r1) = (blk.rows.0 as usize, blk.rows.1 as usize);
         let m = r1 - r0;
         self.dense.clear();
         self.dense.resize(m * m, zero);
-        let members = &self.members[blk.members.0 as usize..blk.members.1 as usize];
-        for i in 0..m {
+        let rows = &self.rows[r0..r1];
+        let ns = &self.n[r0..r1];
+        for (i, (ri, &ni)) in rows.iter().zip(ns).enumerate() {
             let mut rho = -self.c[r0 + i];
-            for &q in members {
-                let gi = self.grad(r0 + i, q);
-                if gi == VecOf::<S>::ZERO {
+            let mut ends = [(ri.na, ri.ma, ni), (ri.nb, ri.mb, -ni)];
+            if ri.mb < ri.ma {
+                ends.swap(0, 1);
+            }
+            let dense = &mut self.dense[i * m..=i * m + i];
+            for (q, at, gi) in ends {
+                if at == u16::MAX || gi == z {
                     continue;
                 }
-                rho -= gi.dot(self.e[q as usize]);
-                let kg = self.k[q as usize].mul(gi);
-                for j in 0..=i {
-                    let gj = self.grad(r0 + j, q);
-                    self.dense[i * m + j] += gj.dot(kg);
+                let q = q as usize;
+                rho -= gi.dot(self.e[q]);
+                let kg = self.k[q].mul(gi);
+                for ((rj, &nj), d) in rows.iter().zip(ns).zip(dense.iter_mut()) {
+                    let gj = if rj.na as usize == q {
+                        nj
+                    } else if rj.nb as usize == q {
+                        -nj
+                    } else {
+                        continue;
+                    };
+                    *d += gj.dot(kg);
                 }
             }
             self.y[r0 + i] = rho;
-            self.x[r0 + i] = if blk.root == GROUND { VecOf::<S>::ZERO } else { self.grad(r0 + i, blk.root) };
+            self.x[r0 + i] = if blk.root == GROUND {
+                z
+            } else if ri.na == blk.root {
+                ni
+            } else if ri.nb == blk.root {
+                -ni
+            } else {
+                z
+            };
         }
         // LDLᵀ in place (D on the diagonal, L below), dependent rows dropped.
         let a = &mut self.dense;
         let rel =
             if RealOf::<S>::FLOATING { RealOf::<S>::GEOMETRIC_EPSILON } else { RealOf::<S>::from_ratio(1, 1_000_000) };
         for j in 0..m {
-            let mut d = a[j * m + j];
+            let (above, rest) = a.split_at_mut(j * m + m);
+            let mut d = above[j * m + j];
             let floor = d * rel;
             for k in 0..j {
-                let l = a[j * m + k];
-                d -= l * l * a[k * m + k];
+                let l = above[j * m + k];
+                d -= l * l * above[k * m + k];
             }
-            let d = if d > floor { d } else { zero };
-            a[j * m + j] = d;
+            let d = if d > floor {
+                d
+            } else {
+                self.exact = false;
+                zero
+            };
+            above[j * m + j] = d;
             let inv = if d > zero { RealOf::<S>::ONE / d } else { zero };
-            for i in j + 1..m {
-                let mut v = a[i * m + j];
-                for k in 0..j {
-                    v -= a[i * m + k] * a[j * m + k] * a[k * m + k];
+            let row_j = &above[j * m..j * m + j];
+            for row_i in rest.chunks_exact_mut(m) {
+                let mut v = row_i[j];
+                for (k, &ljk) in row_j.iter().enumerate() {
+                    v -= row_i[k] * ljk * above[k * m + k];
                 }
-                a[i * m + j] = v * inv;
+                row_i[j] = v * inv;
             }
         }
         // Solve for `y` and the columns of `X` at once (`L`, `D`, `Lᵀ`).
         let (y, x) = (&mut self.y[r0..r1], &mut self.x[r0..r1]);
         for i in 0..m {
             let (mut v, mut u) = (y[i], x[i]);
-            for k in 0..i {
-                v -= a[i * m + k] * y[k];
-                u -= x[k] * a[i * m + k];
+            let row_i = &a[i * m..i * m + i];
+            for (k, &l) in row_i.iter().enumerate() {
+                v -= l * y[k];
+                u -= x[k] * l;
             }
             (y[i], x[i]) = (v, u);
         }
@@ -797,23 +905,30 @@ impl<S: Space> TreeSolver<S> {
         for i in (0..m).rev() {
             let (mut v, mut u) = (y[i], x[i]);
             for k in i + 1..m {
-                v -= a[k * m + i] * y[k];
-                u -= x[k] * a[k * m + i];
+                let l = a[k * m + i];
+                v -= l * y[k];
+                u -= x[k] * l;
             }
             (y[i], x[i]) = (v, u);
         }
         if blk.root != GROUND {
             let c = blk.root as usize;
-            for i in 0..m {
-                let jc = self.grad(r0 + i, blk.root);
-                self.p[c].add_outer(jc, self.x[r0 + i], RealOf::<S>::ONE);
+            for (i, ri) in self.rows[r0..r1].iter().enumerate() {
+                let jc = if ri.na == blk.root {
+                    self.n[r0 + i]
+                } else if ri.nb == blk.root {
+                    -self.n[r0 + i]
+                } else {
+                    continue;
+                };
+                self.p[c].add_outer_unit(jc, self.x[r0 + i]);
                 self.b[c] += jc * self.y[r0 + i];
             }
         }
     }
 
     /// The pass back from the root: every `Δλ` and `Δx`.
-    fn substitute(&mut self, piece: Piece) {
+    fn substitute(&mut self, piece: Piece<RealOf<S>>) {
         let z = VecOf::<S>::ZERO;
         if piece.root != GROUND {
             let r = piece.root as usize;

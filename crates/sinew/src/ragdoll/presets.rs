@@ -96,8 +96,39 @@
 //! elbow particles 0.6 + 0.6 + 0.5 (reference), hand 0.9, knee particles 2.5 + 2.5 + 1.5,
 //! foot 2.2.
 
+//!
+//! # `humanoid3d_stabilised` (3D muscle rig)
+//!
+//! `humanoid3d` plus a toe on each foot and four stabiliser nodes.
+//!
+//! **Toes.** A standing body of point masses on two point feet has a line for support and
+//! topples off it. Each toe (1 kg, taken from its foot) hangs on an edge from its foot and
+//! is placed by muscles (below): an ankle, so the sole can stay
+//! flat whatever the shin's slope, and two feet give four points of support.
+//!
+//! **Stabilisers** (0.5 kg each, taken from spine and pelvis so the total stays 70 kg, no
+//! ground collision), each tied by edges to the four particles of the lower torso, so they
+//! move with it: `stab_front` 0.45 m in front of the chest, `stab_back` behind the body at
+//! knee height, `stab_left` and `stab_right` 0.45 m out to either side at the lower ribs.
+//!
+//! **Muscles.** A muscle fixes a distance, which in 3D leaves a node a sphere to move on;
+//! three anchors not in line with it leave two mirror points, far apart, so the solve never
+//! jumps between them. Every node outside the lower torso is pulled from the front and
+//! back stabilisers, from the side stabiliser of its side (both for the midline: chest,
+//! neck, head, nose) and, as in 2D, from one node across its joint (neck from pelvis, head
+//! and nose from chest, shoulders from pelvis, elbow particles from chest, hands from
+//! their shoulders, knee particles from pelvis, feet from their hips); each toe also from
+//! both knee particles: 101 muscles.
+//!
+//! **Poses.** [`humanoid3d_poses`] gives "stance" (a fighting stance, lead foot forward,
+//! fists low), "guard" (the stance with both fists up before the face), "crouch" and
+//! "fallen" (lying on its back, knees up); the rest pose stands with arms down. A pose is
+//! built by turning each rigid part about its joint (so the hinges stay hinges and every
+//! edge keeps its length), standing ones with soles level and the lower foot on `y = 0`,
+//! the centre of mass over the feet.
+
 use crate::constraint::SwingTwistLimit;
-use crate::math::{Real, Rot2, Rotation, Vector, Vector2, Vector3};
+use crate::math::{Quat, Real, Rot2, Rotation, Vector, Vector2, Vector3};
 use crate::space::{Space2, Space3};
 
 use super::pose::{Pose, TargetPose};
@@ -452,4 +483,209 @@ pub fn humanoid3d<R: Real>() -> RigDef<Space3<R>> {
     rig.root = Some("pelvis".into());
     rig.head = Some("head".into());
     rig
+}
+
+/// `humanoid3d` with toes, four stabiliser nodes and 101 muscles: the muscle rig in 3D
+/// (see the module docs).
+#[must_use]
+pub fn humanoid3d_stabilised<R: Real>() -> RigDef<Space3<R>> {
+    let mut rig = humanoid3d::<R>();
+    rig.name = "humanoid3d_stabilised".into();
+    for (name, m) in [("spine", 6.5), ("pelvis", 6.5)] {
+        if let Some(i) = rig.node_index(name) {
+            rig.nodes[i].mass = r(m);
+        }
+    }
+    let stabs = [
+        ("stab_front", v3::<R>(0.45, 1.30, 0.0)),
+        ("stab_back", v3(-0.45, 0.60, 0.0)),
+        ("stab_left", v3(-0.02, 1.20, -0.45)),
+        ("stab_right", v3(-0.02, 1.20, 0.45)),
+    ];
+    for (name, at) in stabs {
+        rig.add_node(NodeDef::new(name, at).mass(r(0.5)).collides(false));
+        for torso in ["spine", "pelvis", "hip_l", "hip_r"] {
+            rig.add_bone(name, torso);
+        }
+    }
+    // A point foot gives a standing body two points of support, a line it topples
+    // off: each foot gets a toe on an edge from the foot, placed by two muscles from the
+    // knee (an ankle: the sole stays flat on the ground whatever the shin's slope).
+    for s in ["l", "r"] {
+        let (foot, z) = (format!("foot_{s}"), if s == "l" { -0.10 } else { 0.10 });
+        let toe = format!("toe_{s}");
+        rig.add_node(NodeDef::new(toe.as_str(), v3(0.19, 0.04, z)).mass(r(1.0)).radius(r(0.04)));
+        rig.add_bone(toe.as_str(), foot.as_str());
+        rig.add_muscle(format!("knee_in_{s}"), toe.as_str());
+        rig.add_muscle(format!("knee_out_{s}"), toe.as_str());
+        if let Some(i) = rig.node_index(&foot) {
+            rig.nodes[i].mass = r(1.2);
+        }
+    }
+    let mut pulled: Vec<(String, [&str; 2], &str)> = Vec::new();
+    for (node, across) in [("chest", ""), ("neck", "pelvis"), ("head", "chest"), ("nose", "chest")] {
+        pulled.push((node.into(), ["stab_left", "stab_right"], across));
+    }
+    for s in ["l", "r"] {
+        let side = if s == "l" { "stab_left" } else { "stab_right" };
+        let shoulder = if s == "l" { "shoulder_l" } else { "shoulder_r" };
+        let hip = if s == "l" { "hip_l" } else { "hip_r" };
+        for (node, across) in [
+            ("shoulder", "pelvis"),
+            ("elbow_in", "chest"),
+            ("elbow_out", "chest"),
+            ("elbow_ref", "chest"),
+            ("hand", shoulder),
+            ("knee_in", "pelvis"),
+            ("knee_out", "pelvis"),
+            ("knee_ref", "pelvis"),
+            ("foot", hip),
+            ("toe", ""),
+        ] {
+            pulled.push((format!("{node}_{s}"), [side, ""], across));
+        }
+    }
+    for (node, sides, across) in pulled {
+        for anchor in ["stab_front", "stab_back", sides[0], sides[1], across] {
+            if !anchor.is_empty() {
+                rig.add_muscle(anchor, node.as_str());
+            }
+        }
+    }
+    rig
+}
+
+/// How to pose `humanoid3d_stabilised` (degrees; rotations about `+z` turn a limb that
+/// hangs down forward, about `+x` turn the left limbs out to the left).
+struct PoseSpec3 {
+    /// The pelvis's `x` and `z` (standing poses stand on the lower foot).
+    pelvis: (f64, f64),
+    /// The whole body turned about `+z` (90: lying on its back).
+    body: f64,
+    /// Forward lean of the lower torso, further bend of the upper torso, nod of the head.
+    lean: f64,
+    spine: f64,
+    neck: f64,
+    /// Per side (left, right): shoulder flexion, shoulder abduction, elbow flexion.
+    arms: [(f64, f64, f64); 2],
+    /// Per side: hip flexion, hip abduction, knee flexion.
+    legs: [(f64, f64, f64); 2],
+}
+
+fn rz<R: Real>(d: f64) -> Quat<R> {
+    Quat::from_axis_angle(Vector3::new(R::ZERO, R::ZERO, R::ONE), deg(d))
+}
+
+fn rx<R: Real>(d: f64) -> Quat<R> {
+    Quat::from_axis_angle(Vector3::new(R::ONE, R::ZERO, R::ZERO), deg(d))
+}
+
+fn build_pose3<R: Real>(rig: &RigDef<Space3<R>>, s: &PoseSpec3) -> Pose<Space3<R>> {
+    let rest = rig.rest_positions();
+    let ix = |n: &str| rig.node_index(n).unwrap_or(0);
+    let mut p = rest.clone();
+    // Moves the part `nodes` rigidly: `pivot` (already placed) stays, the rest turn by `q`.
+    let part = |p: &mut Vec<Vector3<R>>, pivot: &str, q: Quat<R>, nodes: &[&str]| {
+        let (at, r0) = (p[ix(pivot)], rest[ix(pivot)]);
+        for n in nodes {
+            p[ix(n)] = at + q.rotate(rest[ix(n)] - r0);
+        }
+    };
+    let body = rz::<R>(s.body);
+    let standing = s.body.abs() < 1.0;
+    let low = body.compose(rz(-s.lean));
+    let lower = ["spine", "hip_l", "hip_r", "stab_front", "stab_back", "stab_left", "stab_right"];
+    part(&mut p, "pelvis", low, &lower);
+    let up = low.compose(rz(-s.spine));
+    part(&mut p, "spine", up, &["chest", "neck", "shoulder_l", "shoulder_r"]);
+    part(&mut p, "neck", up.compose(rz(-s.neck)), &["head", "nose"]);
+    for (k, side) in ["l", "r"].into_iter().enumerate() {
+        let out = if side == "l" { 1.0 } else { -1.0 };
+        let n = |x: &str| format!("{x}_{side}");
+        let (flex, abd, elbow) = s.arms[k];
+        let arm = up.compose(rz(flex)).compose(rx(out * abd));
+        part(&mut p, &n("shoulder"), arm, &[&n("elbow_in"), &n("elbow_out"), &n("elbow_ref"), &n("hand")]);
+        part(&mut p, &n("elbow_in"), arm.compose(rz(elbow)), &[&n("hand")]);
+        let (flex, abd, knee) = s.legs[k];
+        let thigh = low.compose(rz(flex)).compose(rx(out * abd));
+        part(&mut p, &n("hip"), thigh, &[&n("knee_in"), &n("knee_out"), &n("knee_ref"), &n("foot")]);
+        let shin = thigh.compose(rz(-knee));
+        part(&mut p, &n("knee_in"), shin, &[&n("foot")]);
+        // The toe: the sole level and facing the way the body faces when standing, turned
+        // with the shin (the ankle at rest) when lying.
+        let sole = if standing { body } else { shin };
+        part(&mut p, &n("foot"), sole, &[&n("toe")]);
+    }
+    if standing {
+        // Both heels on the ground: the whole body pitched (about `z`) until the line
+        // between the heels is level, then the soles levelled again at the ankles.
+        let (hl, hr) = (p[ix("foot_l")], p[ix("foot_r")]);
+        let (a, b) = if hl.x <= hr.x { (hl, hr) } else { (hr, hl) };
+        let pitch = Quat::from_axis_angle(Vector3::new(R::ZERO, R::ZERO, R::ONE), -(b.y - a.y).atan2(b.x - a.x));
+        for x in p.iter_mut() {
+            *x = pitch.rotate(*x);
+        }
+        for side in ["l", "r"] {
+            part(&mut p, &format!("foot_{side}"), body, &[&format!("toe_{side}")]);
+        }
+    }
+    // Standing: the soles on the ground; lying: the lowest colliding node.
+    let lowest = |names: &mut dyn Iterator<Item = usize>| {
+        names.map(|i| p[i].y - rig.nodes[i].radius).fold(R::from_i32(1000), |a, b| a.min(b))
+    };
+    let ground = if standing {
+        lowest(&mut ["foot_l", "foot_r", "toe_l", "toe_r"].into_iter().map(ix))
+    } else {
+        lowest(&mut (0..p.len()).filter(|&i| rig.nodes[i].collides))
+    };
+    let pelvis = p[ix("pelvis")];
+    let shift = Vector3::new(r::<R>(s.pelvis.0) - pelvis.x, -ground, r::<R>(s.pelvis.1) - pelvis.z);
+    Pose::new(p.into_iter().map(|x| x + shift).collect())
+}
+
+/// Target poses of [`humanoid3d_stabilised`]: "stance", "guard", "crouch", "fallen" (node
+/// positions, on the ground at `y = 0`).
+#[must_use]
+pub fn humanoid3d_poses<R: Real>() -> Vec<(&'static str, Pose<Space3<R>>)> {
+    let rig = humanoid3d_stabilised::<R>();
+    let stance = PoseSpec3 {
+        pelvis: (0.0, 0.0),
+        body: 0.0,
+        lean: 8.0,
+        spine: 5.0,
+        neck: -10.0,
+        arms: [(35.0, 15.0, 80.0), (25.0, 15.0, 95.0)],
+        legs: [(20.0, 8.0, 30.0), (-15.0, 8.0, 5.0)],
+    };
+    let guard = PoseSpec3 { arms: [(55.0, 20.0, 130.0), (45.0, 20.0, 135.0)], ..stance };
+    let crouch = PoseSpec3 {
+        lean: 25.0,
+        spine: 10.0,
+        neck: -30.0,
+        arms: [(35.0, 15.0, 80.0), (30.0, 15.0, 90.0)],
+        legs: [(85.0, 12.0, 110.0), (85.0, 12.0, 110.0)],
+        ..stance
+    };
+    let fallen = PoseSpec3 {
+        pelvis: (0.0, 0.0),
+        body: 90.0,
+        lean: 0.0,
+        spine: 0.0,
+        neck: 0.0,
+        arms: [(10.0, 30.0, 20.0), (10.0, 30.0, 20.0)],
+        legs: [(40.0, 8.0, 70.0), (40.0, 8.0, 70.0)],
+    };
+    vec![
+        ("stance", build_pose3(&rig, &stance)),
+        ("guard", build_pose3(&rig, &guard)),
+        ("crouch", build_pose3(&rig, &crouch)),
+        ("fallen", build_pose3(&rig, &fallen)),
+    ]
+}
+
+/// [`humanoid3d_poses`] as muscle target poses of [`humanoid3d_stabilised`].
+#[must_use]
+pub fn humanoid3d_targets<R: Real>() -> Vec<TargetPose<R>> {
+    let rig = humanoid3d_stabilised::<R>();
+    humanoid3d_poses::<R>().into_iter().filter_map(|(n, p)| TargetPose::from_pose(n, &rig, &p).ok()).collect()
 }

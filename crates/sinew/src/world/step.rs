@@ -333,6 +333,11 @@ impl<S: Space> World<S> {
             extra_reach: &pr.extra_reach,
         };
         gather_candidates(g, dt);
+        // The trees in flight (no collider within reach) are solved to the Newton
+        // tolerance only (see `constraint::tree`).
+        if !d.order.trees.is_empty() {
+            d.order.trees.mark_near(sc.contact.probes.iter().map(|p| p.particle));
+        }
         self.spans(params).gather();
     }
 

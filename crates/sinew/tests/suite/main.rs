@@ -16,6 +16,7 @@ mod fixed_range;
 mod forces;
 mod lifetimes;
 mod limits;
+mod muscle3d;
 mod physics_core;
 mod prelude;
 mod ragdoll;
