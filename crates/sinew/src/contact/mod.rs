@@ -224,4 +224,8 @@ pub(crate) struct ContactScratch<S: Space> {
     /// Broad-phase results kept across steps (see [`FatCache`]).
     pub fat: FatCache<S>,
     pub query_buf: Vec<u32>,
+    /// The particles the velocity pass gave a bounce this substep.
+    pub bounced: Vec<u32>,
+    /// Inverse masses kept while the clean-up after contacts makes pushed particles heavy.
+    pub saved_w: Vec<(u32, RealOf<S>)>,
 }

@@ -19,6 +19,7 @@ mod limits;
 mod physics_core;
 mod prelude;
 mod ragdoll;
+mod ragdoll_diag;
 mod ragdoll_tree;
 mod rollback;
 mod rope;
