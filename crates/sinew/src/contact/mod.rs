@@ -99,6 +99,32 @@
 //! everywhere: while one moves no anchor is kept.
 //! [`crate::StepReport::regathered`] counts the particles that took a new anchor in a step.
 //!
+//! # Restitution
+//!
+//! Restitution acts at the velocity level after the position solve (Müller et al. 2020,
+//! "Detailed Rigid Body Simulation with Extended Position Based Dynamics", §3.6): a
+//! contact that approached faster than resting contact (`2|g|h`) leaves with
+//! `v_n = −e·v̄_n`, `v̄_n` its normal velocity before the substep's solve. For a lone
+//! particle that is the whole story. A particle bound by rigid bones is not alone: set on
+//! that particle only, the bounce is undone by the next substep's bone solve, which
+//! shares it with the rest of the body inelastically (a ragdoll dropped flat from 4 m
+//! rebounded 0.15 m at e = 0.5, 0.25 m at e = 0.8, 4 substeps). So, in a substep where
+//! some contact of a tree-solved body (`crate::constraint::tree`) bounces, the body's
+//! bone rows are solved again at the velocity level, `n_i·(v_a − v_b) = 0`, with the same
+//! exact tree solve and every particle a contact pushed heavy along its normal: those
+//! keep the normal velocity the pass gave them, and the rest of the body takes the
+//! velocity its bones allow. That is Newton's law of restitution at each contact with
+//! the body's bones as rigid links between them.
+//!
+//! Exact: a body whose contacts bounce in the same substep (a bar or a limbless body
+//! landing flat: a `humanoid16` without joint limits dropped flat from 4 m rises 0.90 m
+//! at e = 0.5 and 1.59 m at e = 0.8, against `e²h` = 0.98 m and 2.5 m, at 4 substeps).
+//! Not exact: a body landing part by part — the contacts of one substep are treated as
+//! equalities (never checked for pulling), a contact that bounced earlier is free when
+//! the next one lands, and joint limits stay inelastic projections, which take much of
+//! the bounce of a tumbling or folding body (`humanoid16` with its limits: 0.32 m at
+//! e = 0.5, 0.70 m at e = 0.8).
+//!
 
 pub(crate) mod anchors;
 pub(crate) mod cache;
@@ -226,6 +252,4 @@ pub(crate) struct ContactScratch<S: Space> {
     pub query_buf: Vec<u32>,
     /// The particles the velocity pass gave a bounce this substep.
     pub bounced: Vec<u32>,
-    /// Inverse masses kept while the clean-up after contacts makes pushed particles heavy.
-    pub saved_w: Vec<(u32, RealOf<S>)>,
 }

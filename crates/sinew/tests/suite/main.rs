@@ -19,7 +19,6 @@ mod limits;
 mod physics_core;
 mod prelude;
 mod ragdoll;
-mod ragdoll_diag;
 mod ragdoll_tree;
 mod rollback;
 mod rope;
