@@ -209,25 +209,6 @@ impl<R: Real> super::solver::JointLimitSolver<Space2<R>> for AngleLimit<R> {
         self.project(p, ctx, u, v, dir);
     }
 
-    fn solve_beyond(&mut self, p: &mut ParticleSet<Space2<R>>, ctx: &SubstepContext<R>, tol: R) -> bool {
-        let [a, b, c] = self.idx.map(|i| i as usize);
-        let u = p.pos[b] - p.pos[a];
-        let v = p.pos[c] - p.pos[b];
-        let dir = Vector2::new(u.dot(v), u.cross(v));
-        let after_min = self.min_dir.cross(dir) >= R::ZERO;
-        let before_max = dir.cross(self.max_dir) >= R::ZERO;
-        let inside = if self.wide { after_min | before_max } else { after_min & before_max };
-        if inside {
-            return false;
-        }
-        let theta = dir.y.atan2(dir.x);
-        if theta < self.min - tol || theta > self.max + tol {
-            self.project(p, ctx, u, v, dir);
-            return true;
-        }
-        false
-    }
-
     fn reset(&mut self) {
         self.lambda = R::ZERO;
     }

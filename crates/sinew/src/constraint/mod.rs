@@ -145,9 +145,6 @@ pub(crate) mod solver {
     pub trait JointLimitSolver<S: Space> {
         /// Projects the limit once.
         fn solve(&mut self, particles: &mut ParticleSet<S>, ctx: &SubstepContext<S::Real>);
-        /// Projects the limit once if it is more than `tol` (rad) outside its range, and
-        /// says whether it was (the clean-up after contacts, see `constraint::settle`).
-        fn solve_beyond(&mut self, particles: &mut ParticleSet<S>, ctx: &SubstepContext<S::Real>, tol: S::Real) -> bool;
         /// Resets the multipliers at the start of a substep.
         fn reset(&mut self);
         /// Whether the world's impact passes solve groups with limits of this kind

@@ -405,15 +405,6 @@ impl<R: Real> super::solver::JointLimitSolver<Space3<R>> for SwingTwistLimit<R> 
         self.solve_twist(p, ctx);
     }
 
-    fn solve_beyond(&mut self, p: &mut ParticleSet<Space3<R>>, ctx: &SubstepContext<R>, tol: R) -> bool {
-        if <Self as JointLimit<Space3<R>>>::violation(self, p) <= tol {
-            return false;
-        }
-        self.solve_swing(p, ctx);
-        self.solve_twist(p, ctx);
-        true
-    }
-
     fn reset(&mut self) {
         self.lambda_swing = R::ZERO;
         self.lambda_twist = R::ZERO;

@@ -535,20 +535,7 @@ impl<S: Space> TreeSolver<S> {
     /// [`pushed`](Self::pushed)), each pushed particle heavy along its normal, or in every
     /// direction if static friction holds it.
     pub(crate) fn solve_after_contacts(&mut self, ps: &mut ParticleSet<S>) {
-        self.solve_with_pushed(ps, false);
-    }
-
-    /// [`solve_after_contacts`](Self::solve_after_contacts) for every piece, struck or not
-    /// (the world's clean-up after joint limits, `World::settle`).
-    pub(crate) fn solve_all_after_contacts(&mut self, ps: &mut ParticleSet<S>) {
-        self.solve_with_pushed(ps, true);
-    }
-
-    fn solve_with_pushed(&mut self, ps: &mut ParticleSet<S>, all: bool) {
-        if all {
-            self.struck.iter_mut().for_each(|s| *s = true);
-        }
-        let mut any = all && !self.pieces.is_empty();
+        let mut any = false;
         for &(k, normal, stick) in &self.pushed {
             let Some(&node) = self.node_of.get(k as usize) else { continue };
             if node == u32::MAX {

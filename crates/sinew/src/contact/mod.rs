@@ -252,8 +252,4 @@ pub(crate) struct ContactScratch<S: Space> {
     pub query_buf: Vec<u32>,
     /// The particles the velocity pass gave a bounce this substep.
     pub bounced: Vec<u32>,
-    /// Inverse masses kept while the clean-up after contacts makes pushed particles heavy.
-    pub saved_w: Vec<(u32, RealOf<S>)>,
-    /// Per particle slot: has a contact this substep (`detect_more`; false outside it).
-    pub has_contact: Vec<bool>,
 }

@@ -142,45 +142,6 @@ pub(crate) fn detect_contacts<S: Space>(d: Detect<'_, S>, f0: RealOf<S>, f1: Rea
     }
 }
 
-/// Tests again the colliding particles with gathered pairs that have no contact this
-/// substep (a solve after the contacts moved them: the world's clean-up of joint limits
-/// after contacts), appending what it finds to `contacts`; returns where the new
-/// contacts start. Exact shape tests against the step's pairs (no contact planes); a
-/// particle moved beyond its gathered margin is not looked for (it moved more than 1 cm
-/// after detection, which a clean-up does not).
-pub(crate) fn detect_more<S: Space>(d: Detect<'_, S>, f0: RealOf<S>, f1: RealOf<S>, h: RealOf<S>) -> usize {
-    let Detect { params, particles: ps, anchors: _, colliders, broad_phase: _, scratch: sc, contacts } = d;
-    let first = contacts.len();
-    if sc.probes.is_empty() {
-        return first;
-    }
-    if sc.has_contact.len() < ps.pos.len() {
-        sc.has_contact.resize(ps.pos.len(), false);
-    }
-    for c in contacts.iter() {
-        sc.has_contact[c.particle as usize] = true;
-    }
-    let inv_h = RealOf::<S>::ONE / h;
-    let test = ContactTest { particles: ps, params, f0, f1, inv_h, rest_move: params.rest_speed * h };
-    let mut lo = 0;
-    for &Probe { particle: k, pairs_end, .. } in &sc.probes {
-        let pairs = &sc.pairs[lo..pairs_end as usize];
-        lo = pairs_end as usize;
-        if sc.has_contact[k as usize] {
-            continue;
-        }
-        for p in pairs {
-            if let Some(col) = colliders.values[p.slot as usize].as_ref() {
-                test.test(k as usize, p.slot, col, contacts);
-            }
-        }
-    }
-    for c in contacts[..first].iter() {
-        sc.has_contact[c.particle as usize] = false;
-    }
-    first
-}
-
 /// What a particle–collider contact test reads, borrowed apart from the contact list it
 /// appends to (so the substep loop can hold the particle arrays while it tests).
 pub(crate) struct ContactTest<'a, S: Space> {

@@ -3,13 +3,11 @@
 
 use super::World;
 use crate::SinewError;
-use crate::constraint::{JointLimitSolver, SubstepContext};
+use crate::constraint::SubstepContext;
 use crate::constraint::sweep::{self, Sweep};
 use crate::contact::ContactParams;
 use crate::contact::gather::{Gather, gather_candidates};
-use crate::contact::Contact;
-use crate::contact::narrow::{Detect, detect_contacts, detect_more};
-use crate::particle::ParticleSet;
+use crate::contact::narrow::{Detect, detect_contacts};
 use crate::contact::solve::solve_contacts;
 use crate::contact::span::{Spans, solve_edge_contacts};
 use crate::contact::velocity::{VelocityPass, velocity_pass};
@@ -132,15 +130,6 @@ impl Clock {
     }
 }
 
-/// Most clean-up passes after contacts per iteration (see `World::settle`).
-const SETTLE_PASSES: usize = 12;
-/// A joint limit further than this outside its range (rad, about 0.9°) is cleaned up.
-const SETTLE_TOL: (i32, i32) = (1, 64);
-/// Passes after the limit passes that clean up contacts only.
-const SETTLE_CONTACT_PASSES: usize = 2;
-/// A contact violated by more than this (m) is cleaned up.
-const SETTLE_DEPTH: (i32, i32) = (1, 100_000);
-
 /// The particles the substep's contacts pushed, for the trees' solves after contacts.
 fn fill_pushed<S: Space>(
     trees: &mut crate::constraint::tree::TreeSolver<S>,
@@ -221,7 +210,7 @@ impl<S: Space> World<S> {
                 if first {
                     self.detect_contacts(&params, (f0, f1, h));
                 }
-                self.solve_contacts(&params, &ctx, (f0, f1));
+                self.solve_contacts(h);
                 clock.lap(&mut profile.contacts);
             }
             self.impact_passes(&params, &ctx, s + 1 == n);
@@ -438,13 +427,7 @@ impl<S: Space> World<S> {
         self.spans(params).detect(f1);
     }
 
-    fn solve_contacts(
-        &mut self,
-        params: &ContactParams<RealOf<S>>,
-        ctx: &SubstepContext<RealOf<S>>,
-        (f0, f1): (RealOf<S>, RealOf<S>),
-    ) {
-        let h = ctx.h;
+    fn solve_contacts(&mut self, h: RealOf<S>) {
         let (ps, sc) = (&mut self.state.particles, &mut self.scratch);
         solve_contacts(ps, &mut sc.contacts, h);
         solve_edge_contacts(ps, &mut sc.edge_contacts);
@@ -453,95 +436,6 @@ impl<S: Space> World<S> {
         if !trees.is_empty() {
             fill_pushed(trees, ps, &sc.contacts);
             trees.solve_after_contacts(ps);
-            self.settle(params, ctx, (f0, f1));
-        }
-    }
-
-    /// The clean-up after the trees' solve after contacts, which takes bones back to
-    /// their lengths but may turn a joint past its limit or move a particle into a
-    /// surface: while some joint limit is more than `SETTLE_TOL` outside its range or some
-    /// contact is violated, the limits are projected, the contacts projected, and the
-    /// trees solved again with the pushed particles heavy — at most `SETTLE_PASSES` times.
-    /// Ends on the tree solve: bones exact, contacts within `1/κ` of their push, limits
-    /// within what the last solve turned them.
-    fn settle(
-        &mut self,
-        params: &ContactParams<RealOf<S>>,
-        ctx: &SubstepContext<RealOf<S>>,
-        (f0, f1): (RealOf<S>, RealOf<S>),
-    ) {
-        // Not in 3D: there the clean-up held the swing-twist limits within 2° at 8
-        // substeps, but moved nodes up to 2.5 mm into a wall beside their contacts and
-        // left a thrown body moving (see the README's known limits).
-        if S::DIM != 2 {
-            return;
-        }
-        let (st, d, sc) = (&mut self.state, &mut self.derived, &mut self.scratch);
-        let tol = RealOf::<S>::from_ratio(SETTLE_TOL.0, SETTLE_TOL.1);
-        let deep = RealOf::<S>::from_ratio(SETTLE_DEPTH.0, SETTLE_DEPTH.1);
-        let ps = &mut st.particles;
-        let heavy = RealOf::<S>::from_i32(crate::constraint::tree::CONTACT_HEAVY);
-        let violated = |ps: &ParticleSet<S>, contacts: &[Contact<S>]| {
-            contacts.iter().any(|c| c.d - c.normal.dot(ps.pos[c.particle as usize]) > deep)
-        };
-        let mut limited = false;
-        let mut settled = false;
-        for pass in 0..SETTLE_PASSES + SETTLE_CONTACT_PASSES {
-            let mut any = false;
-            if pass < SETTLE_PASSES {
-                // The limits move the particles that contacts pushed as if they were heavy
-                // (as the trees' solve does), so a limit turns the body about its contacts
-                // instead of pressing a leaning node into the surface.
-                sc.contact.saved_w.clear();
-                for &(k, _, _) in &d.order.trees.pushed {
-                    let w = &mut ps.inv_mass[k as usize];
-                    sc.contact.saved_w.push((k, *w));
-                    *w /= heavy;
-                }
-                for &slot in &d.order.limits {
-                    if let Some(c) = st.limits.values[slot as usize].as_mut() {
-                        any |= c.solve_beyond(ps, ctx, tol);
-                    }
-                }
-                for &(k, w) in sc.contact.saved_w.iter().rev() {
-                    ps.inv_mass[k as usize] = w;
-                }
-                limited |= any;
-            }
-            // The last passes leave the limits as they are: contacts and bones first.
-            any |= violated(ps, &sc.contacts);
-            if !any {
-                settled = true;
-                break;
-            }
-            solve_contacts(ps, &mut sc.contacts, ctx.h);
-            fill_pushed(&mut d.order.trees, ps, &sc.contacts);
-            d.order.trees.solve_all_after_contacts(ps);
-        }
-        if limited {
-            // The limits and the trees moved particles that had no contact this substep:
-            // any they moved into a collider gets its contact now.
-            let det = Detect {
-                params,
-                particles: ps,
-                anchors: &st.anchors,
-                colliders: &st.colliders,
-                broad_phase: &mut d.broad_phase,
-                scratch: &mut sc.contact,
-                contacts: &mut sc.contacts,
-            };
-            let first = detect_more(det, f0, f1, ctx.h);
-            if first < sc.contacts.len() {
-                settled = false;
-                solve_contacts(ps, &mut sc.contacts[first..], ctx.h);
-                fill_pushed(&mut d.order.trees, ps, &sc.contacts);
-                d.order.trees.solve_all_after_contacts(ps);
-            }
-        }
-        if !settled {
-            // Not settled: the contacts have the last word (a bone off by what is left, a
-            // fraction of a millimetre).
-            solve_contacts(ps, &mut sc.contacts, ctx.h);
         }
     }
 
