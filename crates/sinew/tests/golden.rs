@@ -31,7 +31,7 @@ use sinew::{Quat, RealOf, Rot2, Rotation, VecOf, World};
 const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
 const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
 const GOLDEN_ROPE_2D: u64 = 0x311b_157a_0723_dc0c;
-const GOLDEN_RAGDOLL_2D: u64 = 0x8adc_e414_924d_78b3;
+const GOLDEN_RAGDOLL_2D: u64 = 0xa432_33d5_8fa2_b8dd;
 
 const FRAMES: u64 = 1000;
 

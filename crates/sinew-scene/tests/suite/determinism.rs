@@ -27,7 +27,7 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
 const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
 const GOLDEN_ROPE_2D: u64 = 0x311b_157a_0723_dc0c;
-const GOLDEN_RAGDOLL_2D: u64 = 0x8adc_e414_924d_78b3;
+const GOLDEN_RAGDOLL_2D: u64 = 0xa432_33d5_8fa2_b8dd;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {
@@ -77,7 +77,7 @@ fn trajectory_digest(name: &str, frames: u64) -> u64 {
 const TRAJECTORY_2D: u64 = 0x8027_24f3_cb9a_74ca;
 const TRAJECTORY_3D: u64 = 0xeb49_c1f8_9a69_b021;
 const TRAJECTORY_ROPE_2D: u64 = 0x32ae_235c_5f71_bc56;
-const TRAJECTORY_RAGDOLL_2D: u64 = 0x5f7d_3c46_6534_9304;
+const TRAJECTORY_RAGDOLL_2D: u64 = 0x910b_cb1e_739a_bfe8;
 
 #[test]
 fn golden_trajectories_of_the_four_fixed_point_scenes_match_their_committed_digests() {
