@@ -107,11 +107,13 @@
 //! `v_n = −e·v̄_n`, `v̄_n` its normal velocity before the substep's solve. For a lone
 //! particle that is the whole story. A particle bound by rigid bones is not alone: set on
 //! that particle only, the bounce is undone by the next substep's bone solve, which
-//! shares it with the rest of the body inelastically (a ragdoll dropped flat from 4 m
-//! rebounded 0.15 m at e = 0.5, 0.25 m at e = 0.8, 4 substeps). So, in a substep where
+//! shares it with the rest of the body inelastically (a `humanoid16` dropped flat from
+//! 4 m with friction 0.6 and damping 0.3 rebounded 0.15 m at e = 0.5 and 0.25 m at
+//! e = 0.8, 4 substeps; 0.23 m and 0.71 m now). So, in a substep where
 //! some contact of a tree-solved body (`crate::constraint::tree`) bounces, the body's
 //! bone rows are solved again at the velocity level, `n_i·(v_a − v_b) = 0`, with the same
-//! exact tree solve and every particle a contact pushed heavy along its normal: those
+//! exact tree solve and every particle a contact pushed heavy along its normal (a bounce
+//! is a normal impulse; static friction acts on positions in the next substep): those
 //! keep the normal velocity the pass gave them, and the rest of the body takes the
 //! velocity its bones allow. That is Newton's law of restitution at each contact with
 //! the body's bones as rigid links between them.
