@@ -31,7 +31,7 @@ use sinew::{Quat, RealOf, Rot2, Rotation, VecOf, World};
 const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
 const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
 const GOLDEN_ROPE_2D: u64 = 0xbb36_e642_3a54_bdbd;
-const GOLDEN_RAGDOLL_2D: u64 = 0xf0c6_1988_2f2e_fe27;
+const GOLDEN_RAGDOLL_2D: u64 = 0xa432_33d5_8fa2_b8dd;
 const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
 
 const FRAMES: u64 = 1000;

@@ -99,6 +99,37 @@
 //! everywhere: while one moves no anchor is kept.
 //! [`crate::StepReport::regathered`] counts the particles that took a new anchor in a step.
 //!
+//! # Restitution
+//!
+//! Restitution acts at the velocity level after the position solve (Müller et al. 2020,
+//! "Detailed Rigid Body Simulation with Extended Position Based Dynamics", §3.6): a
+//! contact that approached faster than resting contact (`2|g|h`) leaves with
+//! `v_n = −e·v̄_n`, `v̄_n` its normal velocity before the substep's solve. For a lone
+//! particle that is the whole story. A particle bound by rigid bones is not alone: set on
+//! that particle only, the bounce is undone by the next substep's bone solve, which
+//! shares it with the rest of the body inelastically (a `humanoid16` dropped flat from
+//! 4 m with friction 0.6 and damping 0.3 rebounded 0.15 m at e = 0.5 and 0.25 m at
+//! e = 0.8, 4 substeps; 0.23 m and 0.71 m now). So, in a substep where
+//! some contact of a tree-solved body (`crate::constraint::tree`) bounces, the body's
+//! bone rows are solved again at the velocity level, `n_i·(v_a − v_b) = 0`, with the same
+//! exact tree solve and every particle a contact pushed heavy along its normal (a bounce
+//! is a normal impulse; static friction acts on positions in the next substep): those
+//! keep the normal velocity the pass gave them, and the rest of the body takes the
+//! velocity its bones allow. That is Newton's law of restitution at each contact with
+//! the body's bones as rigid links between them.
+//!
+//! Exact, up to a loss of first order in the substep (the position solve of the substeps
+//! around an impact is inelastic): a rigid body landing on one contact at a time. A
+//! tilted rigid triangle bouncing with e = 1 keeps its kinetic energy to 1.4 % (10°) and
+//! 5 % (30°) at 8 substeps, 0.5 % and 1.2 % at 32 (it lost 50–80 % before, at any substep
+//! count). Not exact: contacts of one substep are treated as equalities (never checked
+//! for pulling); a contact that bounced earlier is free when the next one lands; and joint
+//! limits stay inelastic projections, which take much of the bounce of a body that lands
+//! part by part and folds: a `humanoid16` dropped flat from 4 m at the default settings
+//! rises 0.32 m at e = 0.5 and 0.70 m at e = 0.8 (4 substeps; 0.16 m and 0.23 m before),
+//! against `e²h` = 0.98 m and 2.5 m. The velocity solve acts only on tree-solved bodies
+//! (groups of rigid links with a joint limit, see `crate::constraint::tree`); a chain of
+//! bare distances keeps the per-particle bounce.
 
 pub(crate) mod anchors;
 pub(crate) mod cache;
@@ -224,4 +255,6 @@ pub(crate) struct ContactScratch<S: Space> {
     /// Broad-phase results kept across steps (see [`FatCache`]).
     pub fat: FatCache<S>,
     pub query_buf: Vec<u32>,
+    /// The particles the velocity pass gave a bounce this substep.
+    pub bounced: Vec<u32>,
 }

@@ -20,6 +20,8 @@ pub(crate) struct VelocityPass<'a, S: Space> {
     pub span_push: &'a mut Vec<VecOf<S>>,
     /// The approach speed of resting contact at this substep.
     pub rest_speed: RealOf<S>,
+    /// Out: the particles given a bounce (an outward restitution target) this substep.
+    pub bounced: &'a mut Vec<u32>,
 }
 
 /// Dynamic friction and restitution (Müller et al. 2020, "Detailed Rigid Body
@@ -52,7 +54,8 @@ pub(crate) struct VelocityPass<'a, S: Space> {
 /// collider's inflated shape, so a start above it was outside).
 #[inline(never)] // a stage of the step (see the note in `World::step_with`)
 pub(crate) fn velocity_pass<S: Space>(v: VelocityPass<'_, S>, ctx: &SubstepContext<RealOf<S>>, f0: RealOf<S>) {
-    let VelocityPass { particles: ps, colliders, contacts, edge_contacts, span_push, rest_speed } = v;
+    let VelocityPass { particles: ps, colliders, contacts, edge_contacts, span_push, rest_speed, bounced } = v;
+    bounced.clear();
     let zero = RealOf::<S>::ZERO;
     // Below this approach speed (`rest_speed`) a bounce is suppressed: it is what gravity
     // adds in two substeps, i.e. resting contact, not an impact.
@@ -95,6 +98,9 @@ pub(crate) fn velocity_pass<S: Space>(v: VelocityPass<'_, S>, ctx: &SubstepConte
         }
         let e = if -c.vn_pre <= rest_speed { zero } else { c.restitution };
         let target = (-e * c.vn_pre).max(zero);
+        if target > zero {
+            bounced.push(c.particle);
+        }
         let mut kept = target;
         if vn > target + tiny {
             let xp = ps.prev[k];

@@ -130,6 +130,24 @@ impl Clock {
     }
 }
 
+/// The particles the substep's contacts pushed, for the trees' solves after contacts.
+fn fill_pushed<S: Space>(
+    trees: &mut crate::constraint::tree::TreeSolver<S>,
+    ps: &crate::particle::ParticleSet<S>,
+    contacts: &[crate::contact::Contact<S>],
+) {
+    let zero = RealOf::<S>::ZERO;
+    trees.pushed.clear();
+    trees.pushed.extend(contacts.iter().filter(|c| c.dn > zero).map(|c| {
+        // Held by static friction (as the contact solve decides it): heavy in every
+        // direction; else along the normal only.
+        let k = c.particle as usize;
+        let d = ps.pos[k] - ps.prev[k];
+        let t = d - c.normal * c.normal.dot(d);
+        (c.particle, c.normal, c.mu_s > zero && t.length_squared() <= (c.mu_s * c.dn).sq())
+    }));
+}
+
 impl<S: Space> World<S> {
     /// Advances the world by `dt` seconds.
     ///
@@ -421,16 +439,7 @@ impl<S: Space> World<S> {
         // The bones of the trees a contact pushed, back to their lengths.
         let trees = &mut self.derived.order.trees;
         if !trees.is_empty() {
-            let zero = RealOf::<S>::ZERO;
-            trees.pushed.clear();
-            trees.pushed.extend(sc.contacts.iter().filter(|c| c.dn > zero).map(|c| {
-                // Held by static friction (as the contact solve decides it): heavy in
-                // every direction; else along the normal only.
-                let k = c.particle as usize;
-                let d = ps.pos[k] - ps.prev[k];
-                let t = d - c.normal * c.normal.dot(d);
-                (c.particle, c.normal, c.mu_s > zero && t.length_squared() <= (c.mu_s * c.dn).sq())
-            }));
+            fill_pushed(trees, ps, &sc.contacts);
             trees.solve_after_contacts(ps);
         }
     }
@@ -477,8 +486,16 @@ impl<S: Space> World<S> {
             edge_contacts: &sc.edge_contacts,
             span_push: &mut sc.contact.span_push,
             rest_speed: params.rest_speed,
+            bounced: &mut sc.contact.bounced,
         };
         velocity_pass(pass, ctx, f0);
+        // A bounce shared by the whole body: the bones' velocity rows solved with the
+        // contacts' particles heavy (see "Restitution" in `crate::contact`).
+        let trees = &mut self.derived.order.trees;
+        if !trees.is_empty() && !sc.contact.bounced.is_empty() {
+            fill_pushed(trees, &st.particles, &sc.contacts);
+            trees.solve_velocities(&mut st.particles, &sc.contact.bounced);
+        }
     }
 
     /// Recovery of non-finite particles, forces cleared, targets reached, colliders
