@@ -140,9 +140,9 @@ pub mod prelude {
         ColliderShape, Grab, GrabPoint, GrabReleased, Hit, HitEvents, MoveGrab, MusclePose, MuscleRig, MuscleRigDef,
         MuscleStrength, MuscleTarget, PluginSpace, RagdollNode, RagdollNodes, RagdollRig, ReleaseGrab, RopeAnchor,
         RopeOverTension, RopePoints, RopeTension, RopeTensionLimit, SimulatedPosition, Sinew2dFixedPlugin,
-        Sinew2dPlugin, Sinew3dFixedPlugin, Sinew3dPlugin, SinewCollider, SinewMuscleRagdoll, SinewPlugin,
-        SinewRagdoll, SinewRestored, SinewRope, SinewSettings, SinewSnapshot, SinewSystems, SinewTimestep,
-        SinewWorld, TransformInterpolation,
+        Sinew2dPlugin, Sinew3dFixedPlugin, Sinew3dPlugin, SinewCollider, SinewMuscleRagdoll, SinewPlugin, SinewRagdoll,
+        SinewRestored, SinewRope, SinewSettings, SinewSnapshot, SinewSystems, SinewTimestep, SinewWorld,
+        TransformInterpolation,
     };
 }
 

@@ -350,10 +350,11 @@ pub(crate) fn update_muscles<S: PluginSpace>(
                 sim.world.controller_mut(h)?.set_def(spec.library_def::<S>())?;
             }
             if target.is_changed() {
+                // Checked first: an unknown preset leaves the body as it was.
+                let preset = target.index(sim.world.controller(h)?.presets())?;
                 h.enter_physics(&mut sim.world)?;
-                let m = sim.world.controller_mut(h)?;
-                if let Some(i) = target.index(m.presets())? {
-                    m.select_preset(i)?;
+                if let Some(i) = preset {
+                    sim.world.controller_mut(h)?.select_preset(i)?;
                 }
             }
             Ok::<(), SinewError>(())

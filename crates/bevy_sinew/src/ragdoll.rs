@@ -39,7 +39,6 @@ use sinew::math::{Real, Vector};
 use sinew::ragdoll::{Pose, RigDef, SpawnDef};
 use sinew::{Ragdoll, RealOf, VecOf};
 
-
 use crate::hits::HitEvents;
 use crate::interpolation::{SimulatedPosition, TransformInterpolation};
 use crate::muscle::SinewMuscleRagdoll;
@@ -204,7 +203,17 @@ pub(crate) fn spawn_ragdolls<S: PluginSpace>(
         };
         let body = Body::Plain(ragdoll, Arc::new(SinewRagdoll::clone(&spec)));
         let extras = Extras { interpolated, hits: hits.copied(), ..Extras::default() };
-        let entry = fill_in_ragdoll::<S>(&mut commands, &sim.world, entity, body, spec.node_entities, t, &mut nodes, &mut root, extras);
+        let entry = fill_in_ragdoll::<S>(
+            &mut commands,
+            &sim.world,
+            entity,
+            body,
+            spec.node_entities,
+            t,
+            &mut nodes,
+            &mut root,
+            extras,
+        );
         sim.map.ragdolls.insert(entity, entry);
     }
 }

@@ -318,8 +318,9 @@ pub(crate) fn spawn_ropes<S: PluginSpace>(
         let at = |a: &Option<RopeAnchor>| a.and_then(|a| anchors.get(a.entity).ok().map(|t| a.target(t)));
         let (start, end) = (at(&rope.start_anchor), at(&rope.end_anchor));
         let mut def = rope.rope_def::<S>(start, end);
-        let carried = [(rope.start_anchor, start), (rope.end_anchor, end)]
-            .map(|(a, p)| a.filter(RopeAnchor::is_dynamic).zip(p).map(|(a, p)| body_for(sim, &mut commands, &a, p, rope.radius)));
+        let carried = [(rope.start_anchor, start), (rope.end_anchor, end)].map(|(a, p)| {
+            a.filter(RopeAnchor::is_dynamic).zip(p).map(|(a, p)| body_for(sim, &mut commands, &a, p, rope.radius))
+        });
         match carried {
             [Some(Err(e)), _] | [_, Some(Err(e))] => {
                 log::error!("bevy_sinew: rope of {entity} not spawned: its anchor's particle: {e}");
@@ -381,9 +382,14 @@ pub(crate) fn remove_ropes<S: PluginSpace>(
         let Some(gone) = sim.map.ropes.remove(&entity) else { continue };
         // A rope cut in the world may already be gone; nothing else to undo.
         let _ = sim.world.remove_rope(gone.handle);
-        for anchor in [gone.spec.start_anchor, gone.spec.end_anchor].into_iter().flatten().filter(RopeAnchor::is_dynamic) {
+        for anchor in
+            [gone.spec.start_anchor, gone.spec.end_anchor].into_iter().flatten().filter(RopeAnchor::is_dynamic)
+        {
             let still_carried = sim.map.ropes.values().any(|r| {
-                [r.spec.start_anchor, r.spec.end_anchor].into_iter().flatten().any(|a| a.is_dynamic() && a.entity == anchor.entity)
+                [r.spec.start_anchor, r.spec.end_anchor]
+                    .into_iter()
+                    .flatten()
+                    .any(|a| a.is_dynamic() && a.entity == anchor.entity)
             });
             if still_carried {
                 continue;

@@ -185,7 +185,8 @@ fn restore_covers_spawns_and_despawns<S: PluginSpace>() {
     let snapshot = app.world().resource::<SinewWorld<S>>().snapshot();
     let old_nodes = app.world().get::<RagdollNodes>(old_ragdoll).unwrap().entities.clone();
     // After the snapshot: a new rope, ragdoll and collider; the old ones despawned.
-    let new_rope = app.world_mut().spawn(SinewRope::between(Vec3::new(2.0, 3.0, 0.0), Vec3::new(3.0, 3.0, 0.0)).pin_start()).id();
+    let new_rope =
+        app.world_mut().spawn(SinewRope::between(Vec3::new(2.0, 3.0, 0.0), Vec3::new(3.0, 3.0, 0.0)).pin_start()).id();
     let new_ragdoll = app.world_mut().spawn((SinewRagdoll::humanoid(), Transform::from_xyz(-2.0, 1.0, 0.0))).id();
     let new_ball = app.world_mut().spawn(SinewCollider::ball(0.1)).id();
     for e in [old_rope, old_ragdoll, old_ball] {
