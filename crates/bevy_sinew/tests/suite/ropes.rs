@@ -193,7 +193,7 @@ fn a_10_kg_entity_on_a_rope_settles_at_the_ropes_length_below_the_pin() {
     let steps = step_count::<S2>(&app);
     run_steps::<S2>(&mut app, steps + 1);
     let sim = app.world().resource::<SinewWorld<S2>>();
-    assert!(sim.body(load).is_none() && sim.world().particles().len() == 0);
+    assert!(sim.body(load).is_none() && sim.world().particles().is_empty());
 }
 
 #[test]
