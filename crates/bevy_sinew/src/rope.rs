@@ -467,7 +467,9 @@ pub(crate) fn write_ropes<S: PluginSpace>(
         if !at_rest || restored {
             write_rope::<S>(&sim.world, h, points, tension, interpolated, restored, &mut tensions);
         }
-        if let (Some(limit), Some((segment, t))) = (limit, tension.max())
+        // Only for ropes with a limit: the search reads every segment.
+        if let Some(limit) = limit
+            && let Some((segment, t)) = tension.max()
             && t > limit.0
         {
             over.write(RopeOverTension { rope: entity, segment, tension: t });
@@ -489,7 +491,9 @@ fn write_rope<S: PluginSpace>(
     let ps = world.particles();
     std::mem::swap(&mut points.previous, &mut points.current);
     points.current.clear();
-    points.current.extend(rope.particles().iter().filter_map(|&p| ps.position(p)).map(S::to_vec3));
+    // A live rope's particles are live: index the position slice directly.
+    let positions = ps.positions();
+    points.current.extend(rope.particles().iter().filter_map(|p| positions.get(p.index())).map(|&x| S::to_vec3(x)));
     if restored || points.previous.len() != points.current.len() {
         points.previous.clone_from(&points.current);
     }
