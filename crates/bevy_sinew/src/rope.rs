@@ -31,6 +31,18 @@
 //! within the same step. The anchor's `Transform` is read as a world transform: anchor
 //! to top-level entities.
 //!
+//! # Dynamic anchors: the rope carries the entity
+//!
+//! [`RopeAnchor::dynamic`]`(entity, kg)` goes the other way. The plugin adds a particle of
+//! `kg` where the entity is and makes it the rope's end (the library's
+//! `RopeDef::attach_start` / `attach_end`): the rope pulls it and it pulls the rope, so a
+//! rope can hold a crate, swing a lantern or tow a body. After each step the particle's
+//! position is written to the entity's [`SimulatedPosition`] and from there to its
+//! `Transform` (interpolated if the entity has [`crate::TransformInterpolation`]); the
+//! plugin then owns the entity's translation (move the particle through [`SinewWorld`]
+//! to teleport it). Ropes tied to one entity share its particle (the first rope's mass
+//! counts); it leaves the world with the last rope that carries it.
+//!
 //! # What is written back
 //!
 //! After each run of the plugin's schedule, [`RopePoints`] holds every particle's
