@@ -83,3 +83,28 @@ fn an_unknown_target_is_refused_and_a_3d_world_has_no_muscle_humanoid() {
     run_steps::<S3>(&mut app3, 2);
     assert!(app3.world().resource::<SinewWorld<S3>>().muscle_ragdoll(e).is_none(), "logged, not spawned");
 }
+
+#[test]
+fn a_muscle_ragdoll_despawned_after_a_snapshot_comes_back_on_restore() {
+    let (mut untouched, _) = fighter_app();
+    run_steps::<S2>(&mut untouched, 60);
+    let (mut app, fighter) = fighter_app();
+    run_steps::<S2>(&mut app, 20);
+    let snapshot = app.world().resource::<SinewWorld<S2>>().snapshot();
+    app.world_mut().despawn(fighter);
+    run_steps::<S2>(&mut app, 30);
+    assert_eq!(app.world().resource::<SinewWorld<S2>>().world().controller_count(), 0, "removed");
+    app.world_mut().resource_mut::<SinewWorld<S2>>().restore(&snapshot);
+    app.update();
+    let report = crate::common::drain::<SinewRestored>(&mut app);
+    run_steps::<S2>(&mut app, 60);
+    let sim = app.world().resource::<SinewWorld<S2>>();
+    assert_eq!(sim.state_hash(), untouched.world().resource::<SinewWorld<S2>>().state_hash());
+    assert_eq!(report.len(), 1);
+    let [(old, new)] = report[0].respawned[..] else { panic!("one respawn: {report:?}") };
+    assert_eq!(old, fighter);
+    assert!(sim.muscle_ragdoll(new).is_some() && app.world().get::<SinewMuscleRagdoll>(new).is_some());
+    let nodes = app.world().get::<RagdollNodes>(new).unwrap();
+    assert_eq!(nodes.entities.len(), presets::humanoid16_stabilised::<f32>().node_count());
+    assert!(pose_error(&app, new, &preset("stance")) < 0.01, "standing again");
+}

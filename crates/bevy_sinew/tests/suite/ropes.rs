@@ -221,3 +221,31 @@ fn a_10_kg_entity_on_a_rope_swings_as_a_pendulum_within_2_percent() {
     let expected = 2.0 * std::f64::consts::PI * (length / 9.81).sqrt() * (1.0 + theta * theta / 16.0);
     assert!((period - expected).abs() < 0.02 * expected, "period {period:.4} s against {expected:.4} s");
 }
+
+#[test]
+fn a_rope_carrying_an_entity_despawned_after_a_snapshot_carries_it_again_on_restore() {
+    let pin = Vec3::new(0.0, 3.0, 0.0);
+    let build = || {
+        let mut app = app::<S2>(STEP);
+        let (load, rope) = hung(&mut app, vec![pin, Vec3::new(0.5, 3.0, 0.0), Vec3::new(0.5, 2.5, 0.0)], 10.0);
+        (app, load, rope)
+    };
+    let (mut untouched, untouched_load, _) = build();
+    run_steps::<S2>(&mut untouched, 80);
+    let (mut app, load, rope) = build();
+    run_steps::<S2>(&mut app, 30);
+    let snapshot = app.world().resource::<SinewWorld<S2>>().snapshot();
+    app.world_mut().despawn(rope);
+    run_steps::<S2>(&mut app, 40);
+    assert!(app.world().resource::<SinewWorld<S2>>().body(load).is_none(), "let go");
+    app.world_mut().resource_mut::<SinewWorld<S2>>().restore(&snapshot);
+    run_steps::<S2>(&mut app, 80);
+    let sim = app.world().resource::<SinewWorld<S2>>();
+    assert_eq!(sim.state_hash(), untouched.world().resource::<SinewWorld<S2>>().state_hash());
+    assert!(sim.body(load).is_some(), "carried again");
+    assert_eq!(
+        app.world().get::<Transform>(load).unwrap().translation,
+        untouched.world().get::<Transform>(untouched_load).unwrap().translation,
+        "and written back"
+    );
+}
