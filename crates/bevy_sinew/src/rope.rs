@@ -336,6 +336,7 @@ pub(crate) fn spawn_ropes<S: PluginSpace>(
         match carried {
             [Some(Err(e)), _] | [_, Some(Err(e))] => {
                 log::error!("bevy_sinew: rope of {entity} not spawned: its anchor's particle: {e}");
+                drop_uncarried(sim, &mut commands, &rope);
                 continue;
             }
             [s, e] => {
@@ -353,7 +354,27 @@ pub(crate) fn spawn_ropes<S: PluginSpace>(
                 sim.map.ropes.insert(entity, RopeEntry { handle: h, spec: Arc::new(SinewRope::clone(&rope)), extras });
                 spawned.0 = Some(h);
             }
-            Err(e) => log::error!("bevy_sinew: rope of {entity} not spawned: {e}"),
+            Err(e) => {
+                log::error!("bevy_sinew: rope of {entity} not spawned: {e}");
+                drop_uncarried(sim, &mut commands, &rope);
+            }
+        }
+    }
+}
+
+/// Removes the particles of `rope`'s dynamic anchors that no rope of the map carries (a
+/// removed rope's, or one that failed to spawn).
+fn drop_uncarried<S: PluginSpace>(sim: &mut SinewWorld<S>, commands: &mut Commands, rope: &SinewRope) {
+    let dynamic = |r: &SinewRope| [r.start_anchor, r.end_anchor].into_iter().flatten().filter(RopeAnchor::is_dynamic);
+    for anchor in dynamic(rope) {
+        if sim.map.ropes.values().any(|r| dynamic(&r.spec).any(|a| a.entity == anchor.entity)) {
+            continue;
+        }
+        if let Some(p) = sim.map.bodies.remove(&anchor.entity) {
+            let _ = sim.world.remove_particle(p);
+            if let Ok(mut e) = commands.get_entity(anchor.entity) {
+                e.remove::<SimulatedPosition>();
+            }
         }
     }
 }
@@ -394,25 +415,7 @@ pub(crate) fn remove_ropes<S: PluginSpace>(
         let Some(gone) = sim.map.ropes.remove(&entity) else { continue };
         // A rope cut in the world may already be gone; nothing else to undo.
         let _ = sim.world.remove_rope(gone.handle);
-        for anchor in
-            [gone.spec.start_anchor, gone.spec.end_anchor].into_iter().flatten().filter(RopeAnchor::is_dynamic)
-        {
-            let still_carried = sim.map.ropes.values().any(|r| {
-                [r.spec.start_anchor, r.spec.end_anchor]
-                    .into_iter()
-                    .flatten()
-                    .any(|a| a.is_dynamic() && a.entity == anchor.entity)
-            });
-            if still_carried {
-                continue;
-            }
-            if let Some(p) = sim.map.bodies.remove(&anchor.entity) {
-                let _ = sim.world.remove_particle(p);
-                if let Ok(mut e) = commands.get_entity(anchor.entity) {
-                    e.remove::<SimulatedPosition>();
-                }
-            }
-        }
+        drop_uncarried(sim, &mut commands, &gone.spec);
     }
 }
 

@@ -249,3 +249,17 @@ fn a_rope_carrying_an_entity_despawned_after_a_snapshot_carries_it_again_on_rest
         "and written back"
     );
 }
+
+#[test]
+fn a_rope_that_cannot_spawn_leaves_no_anchor_particle_behind() {
+    let mut app = app::<S2>(STEP);
+    let load = app.world_mut().spawn(Transform::from_xyz(0.0, 2.0, 0.0)).id();
+    // Both ends on one entity: the library refuses the same particle at both ends.
+    let both = RopeAnchor::dynamic(load, 1.0);
+    let rope = app.world_mut().spawn(SinewRope::between(Vec3::ZERO, Vec3::X).attach_start(both).attach_end(both)).id();
+    run_steps::<S2>(&mut app, 2);
+    let sim = app.world().resource::<SinewWorld<S2>>();
+    assert_eq!(sim.rope(rope), None, "logged, not spawned");
+    assert!(sim.body(load).is_none() && sim.world().particles().is_empty(), "and nothing left in the world");
+    assert!(app.world().get::<SimulatedPosition>(load).is_none());
+}
