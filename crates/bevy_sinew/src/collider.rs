@@ -26,7 +26,7 @@ use sinew::math::Real;
 use sinew::{ColliderDef, RealOf, Shape, SinewError};
 
 use crate::space::PluginSpace;
-use crate::world::SinewWorld;
+use crate::world::{ColliderEntry, SinewWorld};
 
 /// A collider's shape, in its entity's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,27 +105,42 @@ impl SinewCollider {
 pub(crate) fn sync_colliders<S: PluginSpace>(
     mut sim: ResMut<SinewWorld<S>>,
     added: Query<(Entity, &SinewCollider, &Transform), Added<SinewCollider>>,
-    moved: Query<(Entity, &Transform), (With<SinewCollider>, Changed<Transform>)>,
+    moved: Query<(Entity, &Transform, Ref<SinewCollider>), Changed<Transform>>,
     mut removed: RemovedComponents<SinewCollider>,
+    present: Query<(), With<SinewCollider>>,
 ) {
+    let sim = &mut *sim;
     for entity in removed.read() {
-        if let Some(h) = sim.colliders.remove(&entity) {
-            let _ = sim.world.remove_collider(h);
+        if present.contains(entity) {
+            continue; // the component was put back (a restore)
+        }
+        if let Some(c) = sim.map.colliders.remove(&entity) {
+            let _ = sim.world.remove_collider(c.handle);
         }
     }
     for (entity, c, t) in &added {
+        if sim.map.colliders.contains_key(&entity) {
+            continue; // put back by a restore: already in the world
+        }
         let def = c
             .library_shape::<S>()
             .map(|shape| ColliderDef::new(shape).position(S::vector(t.translation)).rotation(S::rotation(t.rotation)));
         match def.and_then(|def| sim.world.add_collider(&def)) {
-            Ok(h) => {
-                sim.colliders.insert(entity, h);
+            Ok(handle) => {
+                sim.map.colliders.insert(entity, ColliderEntry { handle, spec: *c, transform: *t });
             }
             Err(e) => log::error!("bevy_sinew: collider of {entity} not added: {e}"),
         }
     }
-    for (entity, t) in &moved {
-        let Some(&h) = sim.colliders.get(&entity) else { continue };
+    for (entity, t, spec) in &moved {
+        // A new collider is where its transform says; one put back by a restore is where
+        // the snapshot had it (its saved transform may not round-trip a fixed-point pose).
+        if spec.is_added() {
+            continue;
+        }
+        let Some(entry) = sim.map.colliders.get_mut(&entity) else { continue };
+        entry.transform = *t;
+        let h = entry.handle;
         let Ok(c) = sim.world.collider(h) else { continue };
         let (p, r) = (S::vector(t.translation), S::rotation(t.rotation));
         if (c.position() != p || c.rotation() != r)

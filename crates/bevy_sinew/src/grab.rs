@@ -41,7 +41,7 @@ use sinew::ragdoll::Grab as NodeGrab;
 use sinew::{ParticleHandle, RealOf, RopePoint, SinewError, VecOf};
 
 use crate::space::PluginSpace;
-use crate::world::{ActiveGrab, GrabKind, SinewWorld};
+use crate::world::{ActiveGrab, Body, GrabKind, SinewWorld};
 
 /// Which particle of the target a [`Grab`] takes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -123,24 +123,24 @@ pub(crate) fn handle_grabs<S: PluginSpace>(
 ) {
     let sim = &mut *sim;
     for g in grabs.read() {
-        if let Some(old) = sim.grabs.remove(&g.target) {
+        if let Some(old) = sim.map.grabs.remove(&g.target) {
             let _ = release::<S>(sim, old.kind);
         }
         match start::<S>(sim, g) {
             Ok(Some(kind)) => {
-                sim.grabs.insert(g.target, ActiveGrab { kind, hand: S::vector(g.hand) });
+                sim.map.grabs.insert(g.target, ActiveGrab { kind, hand: S::vector(g.hand) });
             }
             Ok(None) => log::warn!("bevy_sinew: grab of {}: not a rope or ragdoll of this plugin", g.target),
             Err(e) => log::error!("bevy_sinew: grab of {} failed: {e}", g.target),
         }
     }
     for m in moves.read() {
-        if let Some(active) = sim.grabs.get_mut(&m.target) {
+        if let Some(active) = sim.map.grabs.get_mut(&m.target) {
             active.hand = S::vector(m.hand);
         }
     }
     for r in releases.read() {
-        if let Some(active) = sim.grabs.remove(&r.target) {
+        if let Some(active) = sim.map.grabs.remove(&r.target) {
             match release::<S>(sim, active.kind) {
                 Ok(v) => {
                     released.write(GrabReleased { target: r.target, velocity: S::to_vec3(v) });
@@ -154,7 +154,7 @@ pub(crate) fn handle_grabs<S: PluginSpace>(
 /// Starts a grab; `None` when the target is neither a rope nor a ragdoll of this world.
 fn start<S: PluginSpace>(sim: &mut SinewWorld<S>, g: &Grab) -> Result<Option<GrabKind>, SinewError> {
     let hand = S::vector(g.hand);
-    if let Some(&h) = sim.ropes.get(&g.target) {
+    if let Some(h) = sim.map.ropes.get(&g.target).map(|r| r.handle) {
         let point = match g.point {
             GrabPoint::Nearest => RopePoint::Index(nearest(sim, sim.world.rope(h)?.particles(), hand)),
             GrabPoint::RopeArcLength(s) => RopePoint::ArcLength(RealOf::<S>::from_f64(f64::from(s))),
@@ -164,13 +164,16 @@ fn start<S: PluginSpace>(sim: &mut SinewWorld<S>, g: &Grab) -> Result<Option<Gra
         sim.world.particles_mut().set_kinematic_target(p, hand)?;
         return Ok(Some(GrabKind::Rope(p)));
     }
-    let Some(ragdoll) = sim.ragdolls.get(&g.target) else { return Ok(None) };
+    let Some(entry) = sim.map.ragdolls.get(&g.target) else { return Ok(None) };
     let node = match g.point {
         GrabPoint::Index(i) => i,
-        GrabPoint::Nearest | GrabPoint::RopeArcLength(_) => nearest(sim, ragdoll.nodes(), hand),
+        GrabPoint::Nearest | GrabPoint::RopeArcLength(_) => nearest(sim, entry.body.nodes(&sim.world), hand),
     };
     let compliance = RealOf::<S>::from_f64(f64::from(g.compliance));
-    let grab = ragdoll.grab(&mut sim.world, node, hand, compliance)?;
+    let grab = match &entry.body {
+        Body::Plain(ragdoll, _) => ragdoll.grab(&mut sim.world, node, hand, compliance)?,
+        Body::Muscle(h, _) => h.grab(&mut sim.world, node, hand, compliance)?,
+    };
     Ok(Some(GrabKind::Ragdoll(grab)))
 }
 
@@ -195,7 +198,7 @@ fn release<S: PluginSpace>(sim: &mut SinewWorld<S>, kind: GrabKind) -> Result<Ve
 
 /// Before each step: every hand's grab to where the hand is.
 pub(crate) fn drive_grabs<S: PluginSpace>(sim: &mut SinewWorld<S>) -> Result<(), SinewError> {
-    for active in sim.grabs.values() {
+    for active in sim.map.grabs.values() {
         match active.kind {
             GrabKind::Rope(p) => sim.world.particles_mut().set_kinematic_target(p, active.hand)?,
             GrabKind::Ragdoll(g) => NodeGrab::move_to(&g, &mut sim.world, active.hand)?,

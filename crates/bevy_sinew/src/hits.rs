@@ -70,10 +70,10 @@ pub(crate) fn watch_hits<S: PluginSpace>(mut sim: ResMut<SinewWorld<S>>, q: Quer
     let watch = &mut sim.hits;
     watch.watched.clear();
     for (entity, events) in &q {
-        let particles = if let Some(&h) = sim.ropes.get(&entity) {
-            sim.world.rope(h).map(|r| r.particles().to_vec()).unwrap_or_default()
-        } else if let Some(r) = sim.ragdolls.get(&entity) {
-            r.nodes().to_vec()
+        let particles = if let Some(r) = sim.map.ropes.get(&entity) {
+            sim.world.rope(r.handle).map(|r| r.particles().to_vec()).unwrap_or_default()
+        } else if let Some(r) = sim.map.ragdolls.get(&entity) {
+            r.body.nodes(&sim.world).to_vec()
         } else {
             continue;
         };

@@ -40,13 +40,14 @@
 //! | what | how | module |
 //! |---|---|---|
 //! | the world, its settings | [`SinewPlugin`]`<S>` (one per app), [`SinewSettings`], [`SinewWorld`] | here, [`settings`], [`world`] |
-//! | ropes | [`SinewRope`] (+ [`RopeAnchor`]) → [`RopePoints`], [`RopeTension`], [`RopeOverTension`] | [`rope`] |
+//! | ropes | [`SinewRope`] (+ [`RopeAnchor`]: kinematic or dynamic) → [`RopePoints`], [`RopeTension`], [`RopeOverTension`] | [`rope`] |
 //! | ragdolls | [`SinewRagdoll`] → node entities ([`RagdollNode`]), [`RagdollNodes`] | [`ragdoll`] |
+//! | muscle ragdolls | [`SinewMuscleRagdoll`] (+ [`MuscleTarget`]) → the same node entities | [`muscle`] |
 //! | colliders | [`SinewCollider`] at its entity's transform | [`collider`] |
 //! | grabbing | [`Grab`], [`MoveGrab`], [`ReleaseGrab`] → [`GrabReleased`] | [`grab`] |
 //! | hits | [`HitEvents`] → [`Hit`] | [`hits`] |
 //! | smooth motion | [`TransformInterpolation`], [`SimulatedPosition`] | [`interpolation`] |
-//! | rollback | [`SinewWorld::snapshot`], [`SinewWorld::restore`], [`SinewWorld::state_hash`] | [`world`] |
+//! | rollback | [`SinewWorld::snapshot`] → [`SinewSnapshot`], [`SinewWorld::restore`] → [`SinewRestored`], [`SinewWorld::state_hash`] | [`rollback`] |
 //! | debug drawing | `SinewGizmosPlugin` (feature `gizmos`) | `gizmos` |
 //!
 //! # The schedule
@@ -54,7 +55,8 @@
 //! Each run of the plugin's schedule (`FixedPostUpdate` unless
 //! [`SinewPlugin::in_schedule`] says otherwise) goes through three system sets, in order:
 //!
-//! 1. [`SinewSystems::Prepare`]: apply changed [`SinewSettings`]; add and remove the
+//! 1. [`SinewSystems::Prepare`]: bring entities in line with a restored snapshot; apply
+//!    changed [`SinewSettings`]; add and remove the
 //!    colliders, ropes and ragdolls of added and removed components; move colliders whose
 //!    transform changed; start, move and end grabs; read where anchored rope ends must go;
 //!    list the particles watched for hits.
@@ -93,7 +95,9 @@ pub mod gizmos;
 pub mod grab;
 pub mod hits;
 pub mod interpolation;
+pub mod muscle;
 pub mod ragdoll;
+pub mod rollback;
 pub mod rope;
 pub mod settings;
 pub mod space;
@@ -120,7 +124,9 @@ pub use gizmos::SinewGizmosPlugin;
 pub use grab::{Grab, GrabPoint, GrabReleased, MoveGrab, ReleaseGrab};
 pub use hits::{Hit, HitEvents};
 pub use interpolation::{SimulatedPosition, TransformInterpolation};
+pub use muscle::{MusclePose, MuscleRig, MuscleRigDef, MuscleStrength, MuscleTarget, SinewMuscleRagdoll};
 pub use ragdoll::{RagdollNode, RagdollNodes, RagdollRig, SinewRagdoll};
+pub use rollback::{SinewRestored, SinewSnapshot};
 pub use rope::{RopeAnchor, RopeOverTension, RopePoints, RopeTension, RopeTensionLimit, SinewRope, SpawnedRope};
 pub use settings::{SinewSettings, SinewTimestep};
 pub use space::PluginSpace;
@@ -131,10 +137,11 @@ pub mod prelude {
     #[cfg(feature = "gizmos")]
     pub use crate::SinewGizmosPlugin;
     pub use crate::{
-        ColliderShape, Grab, GrabPoint, GrabReleased, Hit, HitEvents, MoveGrab, PluginSpace, RagdollNode, RagdollNodes,
-        RagdollRig, ReleaseGrab, RopeAnchor, RopeOverTension, RopePoints, RopeTension, RopeTensionLimit,
-        SimulatedPosition, Sinew2dFixedPlugin, Sinew2dPlugin, Sinew3dFixedPlugin, Sinew3dPlugin, SinewCollider,
-        SinewPlugin, SinewRagdoll, SinewRope, SinewSettings, SinewSystems, SinewTimestep, SinewWorld,
+        ColliderShape, Grab, GrabPoint, GrabReleased, Hit, HitEvents, MoveGrab, MusclePose, MuscleRig, MuscleRigDef,
+        MuscleStrength, MuscleTarget, PluginSpace, RagdollNode, RagdollNodes, RagdollRig, ReleaseGrab, RopeAnchor,
+        RopeOverTension, RopePoints, RopeTension, RopeTensionLimit, SimulatedPosition, Sinew2dFixedPlugin,
+        Sinew2dPlugin, Sinew3dFixedPlugin, Sinew3dPlugin, SinewCollider, SinewMuscleRagdoll, SinewPlugin, SinewRagdoll,
+        SinewRestored, SinewRope, SinewSettings, SinewSnapshot, SinewSystems, SinewTimestep, SinewWorld,
         TransformInterpolation,
     };
 }
@@ -210,17 +217,21 @@ impl<S: PluginSpace> Plugin for SinewPlugin<S> {
             .add_message::<GrabReleased>()
             .add_message::<RopeOverTension>()
             .add_message::<Hit>()
+            .add_message::<SinewRestored>()
             .configure_sets(self.schedule, (SinewSystems::Prepare, SinewSystems::Step, SinewSystems::Writeback).chain())
             .add_systems(
                 self.schedule,
                 (
                     (
+                        rollback::reconcile::<S>.run_if(rollback::restore_pending::<S>),
                         apply_settings::<S>,
                         collider::sync_colliders::<S>,
                         rope::remove_ropes::<S>,
                         ragdoll::remove_ragdolls::<S>,
                         rope::spawn_ropes::<S>,
                         ragdoll::spawn_ragdolls::<S>,
+                        muscle::spawn_muscle_ragdolls::<S>,
+                        muscle::update_muscles::<S>,
                         grab::handle_grabs::<S>,
                         rope::drive_anchors::<S>,
                         hits::watch_hits::<S>,
@@ -229,7 +240,12 @@ impl<S: PluginSpace> Plugin for SinewPlugin<S> {
                         .in_set(SinewSystems::Prepare),
                     step::<S>.in_set(SinewSystems::Step),
                     (
-                        (rope::write_ropes::<S>, ragdoll::write_ragdolls::<S>, hits::send_hits::<S>),
+                        (
+                            rope::write_ropes::<S>,
+                            rope::write_bodies::<S>,
+                            ragdoll::write_ragdolls::<S>,
+                            hits::send_hits::<S>,
+                        ),
                         interpolation::write_transforms::<S>,
                         end_writeback::<S>,
                     )

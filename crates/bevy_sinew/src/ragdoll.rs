@@ -39,9 +39,11 @@ use sinew::math::{Real, Vector};
 use sinew::ragdoll::{Pose, RigDef, SpawnDef};
 use sinew::{Ragdoll, RealOf, VecOf};
 
+use crate::hits::HitEvents;
 use crate::interpolation::{SimulatedPosition, TransformInterpolation};
+use crate::muscle::SinewMuscleRagdoll;
 use crate::space::PluginSpace;
-use crate::world::SinewWorld;
+use crate::world::{Body, Extras, RagdollEntry, SinewWorld};
 
 /// Which rig a [`SinewRagdoll`] is.
 #[derive(Clone)]
@@ -170,11 +172,12 @@ pub struct RagdollNode {
 /// What [`spawn_ragdolls`] reads and fills in of a new ragdoll entity.
 type NewRagdoll<'a> = (
     Entity,
-    &'a SinewRagdoll,
+    Ref<'a, SinewRagdoll>,
     &'a Transform,
     &'a mut RagdollNodes,
     &'a mut SimulatedPosition,
     Has<TransformInterpolation>,
+    Option<&'a HitEvents>,
 );
 
 /// Prepare: spawns the ragdolls of newly added [`SinewRagdoll`]s and their node entities.
@@ -183,7 +186,10 @@ pub(crate) fn spawn_ragdolls<S: PluginSpace>(
     mut sim: ResMut<SinewWorld<S>>,
     mut ragdolls: Query<NewRagdoll, Added<SinewRagdoll>>,
 ) {
-    for (entity, spec, t, mut nodes, mut root, interpolated) in &mut ragdolls {
+    for (entity, spec, t, mut nodes, mut root, interpolated, hits) in &mut ragdolls {
+        if sim.map.ragdolls.contains_key(&entity) {
+            continue; // put back by a restore: already in the world
+        }
         let Some(rig) = spec.rig_def::<S>() else {
             log::error!("bevy_sinew: ragdoll of {entity}: its custom rig is not a RigDef of the plugin's space");
             continue;
@@ -195,41 +201,93 @@ pub(crate) fn spawn_ragdolls<S: PluginSpace>(
                 continue;
             }
         };
-        let ps = sim.world.particles();
-        nodes.positions = ragdoll.nodes().iter().filter_map(|&p| ps.position(p)).map(S::to_vec3).collect();
-        if spec.node_entities {
-            nodes.entities = (nodes.positions.iter().enumerate())
-                .map(|(index, &p)| {
-                    let mut node = commands.spawn((
-                        RagdollNode { ragdoll: entity, index },
-                        Transform::from_translation(keep_z::<S>(p, t.translation.z)),
-                        SimulatedPosition::at(p),
-                    ));
-                    if interpolated {
-                        node.insert(TransformInterpolation);
-                    }
-                    node.id()
-                })
-                .collect();
-        }
-        *root = SimulatedPosition::at(nodes.positions.get(ragdoll.root()).copied().unwrap_or(t.translation));
-        sim.ragdolls.insert(entity, ragdoll);
+        let body = Body::Plain(ragdoll, Arc::new(SinewRagdoll::clone(&spec)));
+        let extras = Extras { interpolated, hits: hits.copied(), ..Extras::default() };
+        let entry = fill_in_ragdoll::<S>(
+            &mut commands,
+            &sim.world,
+            entity,
+            body,
+            spec.node_entities,
+            t,
+            &mut nodes,
+            &mut root,
+            extras,
+        );
+        sim.map.ragdolls.insert(entity, entry);
     }
 }
 
-/// Prepare: removes the ragdolls whose entity or component is gone, with their nodes.
+/// A spawned ragdoll's (plain or muscle) [`RagdollNodes`], root position and node
+/// entities; its map entry.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fill_in_ragdoll<S: PluginSpace>(
+    commands: &mut Commands,
+    world: &sinew::World<S>,
+    entity: Entity,
+    body: Body<S>,
+    node_entities: bool,
+    t: &Transform,
+    nodes: &mut RagdollNodes,
+    root: &mut SimulatedPosition,
+    extras: Extras,
+) -> RagdollEntry<S> {
+    let ps = world.particles();
+    nodes.positions = body.nodes(world).iter().filter_map(|&p| ps.position(p)).map(S::to_vec3).collect();
+    if node_entities {
+        nodes.entities = spawn_node_entities::<S>(&nodes.positions, entity, t.translation.z, |bundle| {
+            let mut node = commands.spawn(bundle);
+            if extras.interpolated {
+                node.insert(TransformInterpolation);
+            }
+            node.id()
+        });
+    }
+    *root = SimulatedPosition::at(nodes.positions.get(body.root(world)).copied().unwrap_or(t.translation));
+    RagdollEntry { body, nodes: nodes.entities.clone(), extras }
+}
+
+/// One entity per node of `ragdoll` at `positions` (2D: at depth `z`), made by `spawn`.
+pub(crate) fn spawn_node_entities<S: PluginSpace>(
+    positions: &[Vec3],
+    ragdoll: Entity,
+    z: f32,
+    mut spawn: impl FnMut((RagdollNode, Transform, SimulatedPosition)) -> Entity,
+) -> Vec<Entity> {
+    (positions.iter().enumerate())
+        .map(|(index, &p)| {
+            spawn((
+                RagdollNode { ragdoll, index },
+                Transform::from_translation(keep_z::<S>(p, z)),
+                SimulatedPosition::at(p),
+            ))
+        })
+        .collect()
+}
+
+/// Prepare: removes the ragdolls (plain or muscle) whose entity or component is gone,
+/// with their node entities.
 pub(crate) fn remove_ragdolls<S: PluginSpace>(
     mut commands: Commands,
     mut sim: ResMut<SinewWorld<S>>,
     mut removed: RemovedComponents<SinewRagdoll>,
-    nodes: Query<(Entity, &RagdollNode)>,
+    mut removed_muscles: RemovedComponents<SinewMuscleRagdoll>,
+    present: Query<(), Or<(With<SinewRagdoll>, With<SinewMuscleRagdoll>)>>,
 ) {
-    for entity in removed.read() {
-        sim.grabs.remove(&entity);
-        if let Some(r) = sim.ragdolls.remove(&entity) {
-            r.remove(&mut sim.world);
-            for (node, _) in nodes.iter().filter(|(_, n)| n.ragdoll == entity) {
-                commands.entity(node).despawn();
+    let sim = &mut *sim;
+    for entity in removed.read().chain(removed_muscles.read()) {
+        if present.contains(entity) {
+            continue; // the component was put back (a restore)
+        }
+        sim.map.grabs.remove(&entity);
+        if let Some(r) = sim.map.ragdolls.remove(&entity) {
+            for &node in &r.nodes {
+                if let Ok(mut node) = commands.get_entity(node) {
+                    node.despawn();
+                }
+            }
+            if let Err(e) = r.body.remove(&mut sim.world) {
+                log::error!("bevy_sinew: ragdoll of {entity} not removed: {e}");
             }
         }
     }
@@ -245,13 +303,14 @@ pub(crate) fn write_ragdolls<S: PluginSpace>(
     if sim.steps_last_run == 0 && !sim.restored {
         return;
     }
-    let ps = sim.world.particles();
+    let world = &sim.world;
+    let ps = world.particles();
     for (entity, mut nodes, mut root) in &mut ragdolls {
-        let Some(ragdoll) = sim.ragdolls.get(&entity) else { continue };
+        let Some(entry) = sim.map.ragdolls.get(&entity) else { continue };
         let nodes = &mut *nodes;
         nodes.positions.clear();
-        nodes.positions.extend(ragdoll.nodes().iter().map(|&p| ps.position(p).map_or(Vec3::NAN, S::to_vec3)));
-        if let Some(&p) = nodes.positions.get(ragdoll.root()) {
+        nodes.positions.extend(entry.body.nodes(world).iter().map(|&p| ps.position(p).map_or(Vec3::NAN, S::to_vec3)));
+        if let Some(&p) = nodes.positions.get(entry.body.root(world)) {
             root.advance(p, sim.restored);
         }
         for (&e, &p) in nodes.entities.iter().zip(&nodes.positions) {

@@ -31,6 +31,18 @@
 //! within the same step. The anchor's `Transform` is read as a world transform: anchor
 //! to top-level entities.
 //!
+//! # Dynamic anchors: the rope carries the entity
+//!
+//! [`RopeAnchor::dynamic`]`(entity, kg)` goes the other way. The plugin adds a particle of
+//! `kg` where the entity is and makes it the rope's end (the library's
+//! `RopeDef::attach_start` / `attach_end`): the rope pulls it and it pulls the rope, so a
+//! rope can hold a crate, swing a lantern or tow a body. After each step the particle's
+//! position is written to the entity's [`SimulatedPosition`] and from there to its
+//! `Transform` (interpolated if the entity has [`crate::TransformInterpolation`]); the
+//! plugin then owns the entity's translation (move the particle through [`SinewWorld`]
+//! to teleport it). Ropes tied to one entity share its particle (the first rope's mass
+//! counts); it leaves the world with the last rope that carries it.
+//!
 //! # What is written back
 //!
 //! After each run of the plugin's schedule, [`RopePoints`] holds every particle's
@@ -45,12 +57,15 @@
 use bevy_ecs::prelude::*;
 use bevy_math::Vec3;
 use bevy_transform::components::Transform;
-use sinew::math::Real;
-use sinew::{RopeDef, RopeEnd};
+use std::sync::Arc;
 
-use crate::interpolation::TransformInterpolation;
+use sinew::math::Real;
+use sinew::{ParticleDef, ParticleHandle, RealOf, RopeDef, RopeEnd};
+
+use crate::hits::HitEvents;
+use crate::interpolation::{SimulatedPosition, TransformInterpolation};
 use crate::space::PluginSpace;
-use crate::world::SinewWorld;
+use crate::world::{Extras, RopeEntry, SinewWorld};
 
 /// A rope to spawn (a component; see the module docs). Positions are world positions.
 ///
@@ -79,20 +94,38 @@ pub struct SinewRope {
     pub end_anchor: Option<RopeAnchor>,
 }
 
-/// An entity a rope end follows, at `offset` in the entity's frame.
+/// An entity a rope end is tied to (see the module docs): kinematic (the entity drags the
+/// rope) or dynamic (the rope carries the entity).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RopeAnchor {
-    /// The entity whose `Transform` the end follows.
+    /// The entity whose `Transform` the end follows (kinematic) or sets (dynamic).
     pub entity: Entity,
-    /// Offset from the entity's origin, in its local frame.
+    /// Offset from the entity's origin, in its local frame (kinematic anchors only: a
+    /// dynamic anchor ties the rope to the entity's origin).
     pub offset: Vec3,
+    /// `None`: kinematic. `Some(kg)`: dynamic, the entity is a particle of this mass.
+    pub mass: Option<f32>,
 }
 
 impl RopeAnchor {
-    /// The end at `entity`'s origin.
+    /// The end at `entity`'s origin, following it (kinematic).
     #[must_use]
     pub fn new(entity: Entity) -> Self {
-        Self { entity, offset: Vec3::ZERO }
+        Self { entity, offset: Vec3::ZERO, mass: None }
+    }
+
+    /// The end carries `entity` as a particle of `kg` at its origin: the rope holds it,
+    /// swings it, and the plugin writes the entity's `Transform` (dynamic). Ropes tied to
+    /// the same entity share its particle (the first one's mass counts).
+    #[must_use]
+    pub fn dynamic(entity: Entity, kg: f32) -> Self {
+        Self { entity, offset: Vec3::ZERO, mass: Some(kg) }
+    }
+
+    /// True for a dynamic anchor.
+    #[must_use]
+    pub fn is_dynamic(&self) -> bool {
+        self.mass.is_some()
     }
 
     /// The end at `offset` in the entity's frame.
@@ -188,7 +221,8 @@ impl SinewRope {
     }
 
     /// The library's definition of this rope, with the anchored ends placed at
-    /// `start` / `end` (where their entities are) and pinned.
+    /// `start` / `end` (where their entities are); the kinematic ones pinned (the
+    /// plugin attaches the dynamic ones to their entities' particles).
     #[must_use]
     pub fn rope_def<S: PluginSpace>(&self, start: Option<Vec3>, end: Option<Vec3>) -> RopeDef<S> {
         let mut points: Vec<_> = self.points.iter().map(|&p| S::vector(p)).collect();
@@ -203,10 +237,11 @@ impl SinewRope {
         if let Some(n) = self.segments {
             def = def.segments(n);
         }
-        if self.pin_start || self.start_anchor.is_some() {
+        let kinematic = |a: &Option<RopeAnchor>| a.is_some_and(|a| !a.is_dynamic());
+        if self.pin_start || kinematic(&self.start_anchor) {
             def = def.pin_start();
         }
-        if self.pin_end || self.end_anchor.is_some() {
+        if self.pin_end || kinematic(&self.end_anchor) {
             def = def.pin_end();
         }
         def
@@ -219,6 +254,10 @@ impl SinewRope {
 pub struct SpawnedRope(Option<sinew::RopeHandle>);
 
 impl SpawnedRope {
+    pub(crate) fn new(h: sinew::RopeHandle) -> Self {
+        Self(Some(h))
+    }
+
     /// The rope, once the prepare systems have spawned it.
     #[must_use]
     pub fn handle(&self) -> Option<sinew::RopeHandle> {
@@ -265,37 +304,123 @@ pub struct RopeOverTension {
     pub tension: f32,
 }
 
-/// Prepare: spawns the ropes of newly added [`SinewRope`]s.
+/// What [`spawn_ropes`] reads of a new rope entity.
+type NewRope<'a> = (
+    Entity,
+    Ref<'a, SinewRope>,
+    &'a mut SpawnedRope,
+    Has<TransformInterpolation>,
+    Option<&'a RopeTensionLimit>,
+    Option<&'a HitEvents>,
+);
+
+/// Prepare: spawns the ropes of newly added [`SinewRope`]s (and the particles of their
+/// dynamic anchors).
 pub(crate) fn spawn_ropes<S: PluginSpace>(
+    mut commands: Commands,
     mut sim: ResMut<SinewWorld<S>>,
-    mut ropes: Query<(Entity, &SinewRope, &mut SpawnedRope), Added<SinewRope>>,
+    mut ropes: Query<NewRope, Added<SinewRope>>,
     anchors: Query<&Transform>,
 ) {
-    for (entity, rope, mut spawned) in &mut ropes {
+    let sim = &mut *sim;
+    for (entity, rope, mut spawned, interpolated, tension_limit, hits) in &mut ropes {
+        if sim.map.ropes.get(&entity).is_some_and(|r| spawned.0 == Some(r.handle)) {
+            continue; // put back by a restore: already in the world
+        }
         let at = |a: &Option<RopeAnchor>| a.and_then(|a| anchors.get(a.entity).ok().map(|t| a.target(t)));
-        let def = rope.rope_def::<S>(at(&rope.start_anchor), at(&rope.end_anchor));
+        let (start, end) = (at(&rope.start_anchor), at(&rope.end_anchor));
+        let mut def = rope.rope_def::<S>(start, end);
+        let carried = [(rope.start_anchor, start), (rope.end_anchor, end)].map(|(a, p)| {
+            a.filter(RopeAnchor::is_dynamic).zip(p).map(|(a, p)| body_for(sim, &mut commands, &a, p, rope.radius))
+        });
+        match carried {
+            [Some(Err(e)), _] | [_, Some(Err(e))] => {
+                log::error!("bevy_sinew: rope of {entity} not spawned: its anchor's particle: {e}");
+                drop_uncarried(sim, &mut commands, &rope);
+                continue;
+            }
+            [s, e] => {
+                if let Some(Ok(p)) = s {
+                    def = def.attach_start(p);
+                }
+                if let Some(Ok(p)) = e {
+                    def = def.attach_end(p);
+                }
+            }
+        }
         match sim.world.add_rope(&def) {
             Ok(h) => {
-                sim.ropes.insert(entity, h);
+                let extras = Extras { interpolated, tension_limit: tension_limit.copied(), hits: hits.copied() };
+                sim.map.ropes.insert(entity, RopeEntry { handle: h, spec: Arc::new(SinewRope::clone(&rope)), extras });
                 spawned.0 = Some(h);
             }
-            Err(e) => log::error!("bevy_sinew: rope of {entity} not spawned: {e}"),
+            Err(e) => {
+                log::error!("bevy_sinew: rope of {entity} not spawned: {e}");
+                drop_uncarried(sim, &mut commands, &rope);
+            }
         }
     }
 }
 
-/// Prepare: removes the ropes whose entity or component is gone.
-pub(crate) fn remove_ropes<S: PluginSpace>(mut sim: ResMut<SinewWorld<S>>, mut removed: RemovedComponents<SinewRope>) {
+/// Removes the particles of `rope`'s dynamic anchors that no rope of the map carries (a
+/// removed rope's, or one that failed to spawn).
+fn drop_uncarried<S: PluginSpace>(sim: &mut SinewWorld<S>, commands: &mut Commands, rope: &SinewRope) {
+    let dynamic = |r: &SinewRope| [r.start_anchor, r.end_anchor].into_iter().flatten().filter(RopeAnchor::is_dynamic);
+    for anchor in dynamic(rope) {
+        if sim.map.ropes.values().any(|r| dynamic(&r.spec).any(|a| a.entity == anchor.entity)) {
+            continue;
+        }
+        if let Some(p) = sim.map.bodies.remove(&anchor.entity) {
+            let _ = sim.world.remove_particle(p);
+            if let Ok(mut e) = commands.get_entity(anchor.entity) {
+                e.remove::<SimulatedPosition>();
+            }
+        }
+    }
+}
+
+/// The particle that carries a dynamic anchor's entity, at `at`: its own, or a new one.
+fn body_for<S: PluginSpace>(
+    sim: &mut SinewWorld<S>,
+    commands: &mut Commands,
+    anchor: &RopeAnchor,
+    at: Vec3,
+    radius: f32,
+) -> Result<ParticleHandle, sinew::SinewError> {
+    if let Some(&p) = sim.map.bodies.get(&anchor.entity) {
+        return Ok(p);
+    }
+    let r = |v: f32| RealOf::<S>::from_f64(f64::from(v));
+    let kg = anchor.mass.unwrap_or(1.0);
+    let p = sim.world.add_particle(&ParticleDef::at(S::vector(at)).mass(r(kg)).radius(r(radius)))?;
+    sim.map.bodies.insert(anchor.entity, p);
+    commands.entity(anchor.entity).insert(SimulatedPosition::at(at));
+    Ok(p)
+}
+
+/// Prepare: removes the ropes whose entity or component is gone (and the particles of
+/// dynamic anchors no rope carries any more).
+pub(crate) fn remove_ropes<S: PluginSpace>(
+    mut commands: Commands,
+    mut sim: ResMut<SinewWorld<S>>,
+    mut removed: RemovedComponents<SinewRope>,
+    present: Query<(), With<SinewRope>>,
+) {
+    let sim = &mut *sim;
     for entity in removed.read() {
-        sim.grabs.remove(&entity);
-        if let Some(h) = sim.ropes.remove(&entity) {
-            // A rope cut in the world may already be gone; nothing else to undo.
-            let _ = sim.world.remove_rope(h);
+        if present.contains(entity) {
+            continue; // the component was put back (a restore)
         }
+        sim.map.grabs.remove(&entity);
+        let Some(gone) = sim.map.ropes.remove(&entity) else { continue };
+        // A rope cut in the world may already be gone; nothing else to undo.
+        let _ = sim.world.remove_rope(gone.handle);
+        drop_uncarried(sim, &mut commands, &gone.spec);
     }
 }
 
-/// Prepare: where every anchored rope end must be at the end of the coming step(s).
+/// Prepare: where every kinematically anchored rope end must be at the end of the coming
+/// step(s).
 pub(crate) fn drive_anchors<S: PluginSpace>(
     mut sim: ResMut<SinewWorld<S>>,
     ropes: Query<(Entity, &SinewRope)>,
@@ -304,13 +429,29 @@ pub(crate) fn drive_anchors<S: PluginSpace>(
     let sim = &mut *sim;
     sim.drives.clear();
     for (entity, rope) in &ropes {
-        let Some(h) = sim.ropes.get(&entity).copied() else { continue };
+        if rope.start_anchor.is_none() && rope.end_anchor.is_none() {
+            continue;
+        }
+        let Some(h) = sim.map.ropes.get(&entity).map(|r| r.handle) else { continue };
         let Ok(r) = sim.world.rope(h) else { continue };
         for (anchor, end) in [(&rope.start_anchor, RopeEnd::Start), (&rope.end_anchor, RopeEnd::End)] {
-            let Some(anchor) = anchor else { continue };
+            let Some(anchor) = anchor.filter(|a| !a.is_dynamic()) else { continue };
             if let Ok(t) = anchors.get(anchor.entity) {
                 sim.drives.push((r.end_particle(end), S::vector(anchor.target(t))));
             }
+        }
+    }
+}
+
+/// Writeback: the [`SimulatedPosition`] of entities carried by ropes.
+pub(crate) fn write_bodies<S: PluginSpace>(sim: Res<SinewWorld<S>>, mut carried: Query<&mut SimulatedPosition>) {
+    if (sim.steps_last_run == 0 && !sim.restored) || sim.map.bodies.is_empty() {
+        return;
+    }
+    let ps = sim.world.particles();
+    for (&entity, &p) in &sim.map.bodies {
+        if let (Ok(mut at), Some(x)) = (carried.get_mut(entity), ps.position(p)) {
+            at.advance(S::to_vec3(x), sim.restored);
         }
     }
 }
@@ -341,7 +482,9 @@ pub(crate) fn write_ropes<S: PluginSpace>(
         if !at_rest || restored {
             write_rope::<S>(&sim.world, h, points, tension, interpolated, restored, &mut tensions);
         }
-        if let (Some(limit), Some((segment, t))) = (limit, tension.max())
+        // Only for ropes with a limit: the search reads every segment.
+        if let Some(limit) = limit
+            && let Some((segment, t)) = tension.max()
             && t > limit.0
         {
             over.write(RopeOverTension { rope: entity, segment, tension: t });
@@ -363,7 +506,9 @@ fn write_rope<S: PluginSpace>(
     let ps = world.particles();
     std::mem::swap(&mut points.previous, &mut points.current);
     points.current.clear();
-    points.current.extend(rope.particles().iter().filter_map(|&p| ps.position(p)).map(S::to_vec3));
+    // A live rope's particles are live: index the position slice directly.
+    let positions = ps.positions();
+    points.current.extend(rope.particles().iter().filter_map(|p| positions.get(p.index())).map(|&x| S::to_vec3(x)));
     if restored || points.previous.len() != points.current.len() {
         points.previous.clone_from(&points.current);
     }

@@ -18,6 +18,8 @@ use sinew::math::{Real, Vector};
 use sinew::ragdoll::{RigDef, RigSpace, presets};
 use sinew::{RotOf, Space2, Space3, VecOf};
 
+use crate::muscle::MuscleRigDef;
+
 /// A Sinew space the plugin can run: 2D or 3D over `f32`, `f64` or `Fx`.
 ///
 /// Implemented for every [`Space2`]`<R>` and [`Space3`]`<R>`; you never implement it.
@@ -44,6 +46,11 @@ pub trait PluginSpace: RigSpace {
     /// The rig of [`crate::RagdollRig::Humanoid`]: `humanoid16` in 2D, `humanoid3d` in 3D.
     #[must_use]
     fn humanoid() -> RigDef<Self>;
+
+    /// The rig and presets of [`crate::MuscleRig::Humanoid`]: `humanoid16_stabilised` and
+    /// its poses in 2D; none in 3D (the library has no 3D muscle rig).
+    #[must_use]
+    fn muscle_humanoid() -> Option<MuscleRigDef<Self>>;
 }
 
 impl<R: Real> PluginSpace for Space2<R> {
@@ -55,6 +62,11 @@ impl<R: Real> PluginSpace for Space2<R> {
     fn humanoid() -> RigDef<Self> {
         presets::humanoid16::<R>()
     }
+
+    fn muscle_humanoid() -> Option<MuscleRigDef<Self>> {
+        let poses = presets::humanoid16_poses::<R>().into_iter().map(|(n, p)| (n.to_owned(), p)).collect();
+        Some(MuscleRigDef { rig: presets::humanoid16_stabilised::<R>(), poses })
+    }
 }
 
 impl<R: Real> PluginSpace for Space3<R> {
@@ -65,6 +77,10 @@ impl<R: Real> PluginSpace for Space3<R> {
 
     fn humanoid() -> RigDef<Self> {
         presets::humanoid3d::<R>()
+    }
+
+    fn muscle_humanoid() -> Option<MuscleRigDef<Self>> {
+        None
     }
 }
 

@@ -5,52 +5,36 @@
 //! `Res<SinewWorld<S>>` / `ResMut<SinewWorld<S>>`: read tensions, apply impulses, call any
 //! library function the components do not cover.
 //!
-//! # Rollback (GGRS-style sessions)
-//!
-//! A rollback session saves the game state each frame, and on a late input restores an
-//! old frame and re-simulates. [`SinewWorld::snapshot`], [`SinewWorld::restore`] and
-//! [`SinewWorld::state_hash`] are the library's own (a snapshot is the world's whole
-//! saved state — particles, constraints, ropes, ragdoll controllers, clock — and
-//! restoring it is bit-exact), so a session keeps `Snapshot`s in its ring and compares
-//! hashes between peers. With a fixed-point world (`SinewPlugin<Space2<Fx>>`) the hashes
-//! agree across machines.
-//!
-//! What a snapshot does *not* hold is the Bevy side: which entity is which rope, and
-//! the active grabs. Spawning and despawning are therefore not rolled back — spawn
-//! physics objects at the start of a session, not in rolled-back frames — and a grab
-//! should be an input of the frame (grab, move and release messages sent from the
-//! inputs), so that re-simulating a frame sends them again. Alternatively roll the whole
-//! resource back: `SinewWorld` is `Clone` (world, entity maps and grabs), which is what
-//! a session that saves resources by cloning them (bevy_ggrs'
-//! `rollback_resource_with_clone`) needs — at the price of copying the world's caches
-//! too, where a [`Snapshot`] holds the saved state only.
-//!
-//! Run the plugin in the session's schedule with [`crate::SinewTimestep::EveryRun`]: one
-//! step of exactly `1/hz` per simulated frame, re-simulated frames included, whatever the
-//! wall clock did — a frame then depends on the saved state and its inputs only:
-//!
-//! ```ignore
-//! app.add_plugins(SinewPlugin::<Space2<Fx>>::in_schedule(GgrsSchedule))
-//!     .insert_resource(SinewSettings { timestep: SinewTimestep::EveryRun { hz: 60 }, ..default() });
-//! ```
+//! Rollback — snapshots that cover spawns and despawns too — is in [`crate::rollback`].
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use bevy_ecs::prelude::{Entity, Resource};
+use bevy_transform::components::Transform;
 use sinew::ragdoll::Grab;
-use sinew::{ColliderHandle, FixedStepper, ParticleHandle, Ragdoll, RealOf, RopeHandle, Snapshot, VecOf, World};
+use sinew::{
+    ColliderHandle, FixedStepper, MuscleRagdollHandle, ParticleHandle, Ragdoll, RealOf, RopeHandle, SinewError, VecOf,
+    World,
+};
 
-use crate::hits::HitWatch;
+use crate::collider::SinewCollider;
+use crate::hits::{HitEvents, HitWatch};
+use crate::muscle::SinewMuscleRagdoll;
+use crate::ragdoll::SinewRagdoll;
+use crate::rope::{RopeTensionLimit, SinewRope};
 use crate::space::PluginSpace;
 
 /// The simulation: a Sinew world and what the plugin spawned in it (see the module docs).
 #[derive(Resource, Clone)]
 pub struct SinewWorld<S: PluginSpace> {
     pub(crate) world: World<S>,
-    pub(crate) ropes: BTreeMap<Entity, RopeHandle>,
-    pub(crate) ragdolls: BTreeMap<Entity, Ragdoll<S>>,
-    pub(crate) colliders: BTreeMap<Entity, ColliderHandle>,
-    pub(crate) grabs: BTreeMap<Entity, ActiveGrab<S>>,
+    /// Which entity is which rope, ragdoll, collider, grab and anchored body: saved with
+    /// the world in a [`crate::SinewSnapshot`].
+    pub(crate) map: EntityMap<S>,
+    /// The map the entities showed before [`SinewWorld::restore`] replaced it; the
+    /// prepare set's first system reconciles the entities with the restored map.
+    pub(crate) replaced: Option<EntityMap<S>>,
     /// Kinematic particles and where they go at the end of each step (rope ends attached
     /// to entities, grabbing hands), refreshed by the prepare systems.
     pub(crate) drives: Vec<(ParticleHandle, VecOf<S>)>,
@@ -65,6 +49,104 @@ pub struct SinewWorld<S: PluginSpace> {
     pub(crate) fixed_schedule: bool,
     /// Particles watched for hits, and the hits found by this run's steps.
     pub(crate) hits: HitWatch<S>,
+}
+
+/// Which entity is which object of the world: the Bevy side of the saved state.
+///
+/// Each entry keeps what the entity was spawned from (behind an `Arc`: saving the map
+/// copies pointers, not rope polylines), so that a restore can spawn a despawned entity
+/// again.
+#[derive(Clone)]
+pub(crate) struct EntityMap<S: PluginSpace> {
+    pub(crate) ropes: BTreeMap<Entity, RopeEntry>,
+    pub(crate) ragdolls: BTreeMap<Entity, RagdollEntry<S>>,
+    pub(crate) colliders: BTreeMap<Entity, ColliderEntry>,
+    pub(crate) grabs: BTreeMap<Entity, ActiveGrab<S>>,
+    /// Entities carried by ropes (dynamic anchors) and their particles.
+    pub(crate) bodies: BTreeMap<Entity, ParticleHandle>,
+}
+
+impl<S: PluginSpace> Default for EntityMap<S> {
+    fn default() -> Self {
+        Self {
+            ropes: BTreeMap::new(),
+            ragdolls: BTreeMap::new(),
+            colliders: BTreeMap::new(),
+            grabs: BTreeMap::new(),
+            bodies: BTreeMap::new(),
+        }
+    }
+}
+
+/// A rope entity: its rope and what it was spawned with.
+#[derive(Clone, Debug)]
+pub(crate) struct RopeEntry {
+    pub(crate) handle: RopeHandle,
+    pub(crate) spec: Arc<SinewRope>,
+    pub(crate) extras: Extras,
+}
+
+/// The plugin's optional components an entity was spawned with, given back to it when a
+/// restore spawns it again.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Extras {
+    pub(crate) interpolated: bool,
+    pub(crate) tension_limit: Option<RopeTensionLimit>,
+    pub(crate) hits: Option<HitEvents>,
+}
+
+/// A ragdoll entity (plain or muscle): its body, spec and node entities.
+#[derive(Clone)]
+pub(crate) struct RagdollEntry<S: PluginSpace> {
+    pub(crate) body: Body<S>,
+    pub(crate) nodes: Vec<Entity>,
+    pub(crate) extras: Extras,
+}
+
+/// A ragdoll in the world, with the component it was spawned from.
+#[derive(Clone)]
+pub(crate) enum Body<S: PluginSpace> {
+    /// Bones and limits ([`Ragdoll`]).
+    Plain(Ragdoll<S>, Arc<SinewRagdoll>),
+    /// A muscle ragdoll (a controller of the world).
+    Muscle(MuscleRagdollHandle<S>, Arc<SinewMuscleRagdoll>),
+}
+
+impl<S: PluginSpace> Body<S> {
+    /// The node particles, in rig order (empty for a muscle ragdoll no longer in `world`).
+    pub(crate) fn nodes<'a>(&'a self, world: &'a World<S>) -> &'a [ParticleHandle] {
+        match self {
+            Self::Plain(r, _) => r.nodes(),
+            Self::Muscle(h, _) => world.controller(*h).map_or(&[], |m| m.nodes()),
+        }
+    }
+
+    /// The root node's index.
+    pub(crate) fn root(&self, world: &World<S>) -> usize {
+        match self {
+            Self::Plain(r, _) => r.root(),
+            Self::Muscle(h, _) => world.controller(*h).map_or(0, |m| m.root()),
+        }
+    }
+
+    /// Removes the body and its nodes from `world`.
+    pub(crate) fn remove(self, world: &mut World<S>) -> Result<(), SinewError> {
+        match self {
+            Self::Plain(r, _) => {
+                r.remove(world);
+                Ok(())
+            }
+            Self::Muscle(h, _) => h.remove(world),
+        }
+    }
+}
+
+/// A collider entity: its collider, its shape and its last synced transform.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ColliderEntry {
+    pub(crate) handle: ColliderHandle,
+    pub(crate) spec: SinewCollider,
+    pub(crate) transform: Transform,
 }
 
 /// How the step system turns a run of the schedule into steps ([`crate::SinewTimestep`]).
@@ -97,10 +179,8 @@ impl<S: PluginSpace> SinewWorld<S> {
     pub(crate) fn new(world: World<S>) -> Self {
         Self {
             world,
-            ropes: BTreeMap::new(),
-            ragdolls: BTreeMap::new(),
-            colliders: BTreeMap::new(),
-            grabs: BTreeMap::new(),
+            map: EntityMap::default(),
+            replaced: None,
             drives: Vec::new(),
             clock: Clock::PerRun,
             steps_last_run: 0,
@@ -126,35 +206,57 @@ impl<S: PluginSpace> SinewWorld<S> {
     /// have run.
     #[must_use]
     pub fn rope(&self, entity: Entity) -> Option<RopeHandle> {
-        self.ropes.get(&entity).copied()
+        self.map.ropes.get(&entity).map(|r| r.handle)
     }
 
     /// The ragdoll spawned for `entity` (a [`crate::SinewRagdoll`]).
     #[must_use]
     pub fn ragdoll(&self, entity: Entity) -> Option<&Ragdoll<S>> {
-        self.ragdolls.get(&entity)
+        match self.map.ragdolls.get(&entity).map(|r| &r.body) {
+            Some(Body::Plain(r, _)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The muscle ragdoll spawned for `entity` (a [`crate::SinewMuscleRagdoll`]): read it
+    /// with `world().controller(h)`.
+    #[must_use]
+    pub fn muscle_ragdoll(&self, entity: Entity) -> Option<MuscleRagdollHandle<S>> {
+        match self.map.ragdolls.get(&entity).map(|r| &r.body) {
+            Some(Body::Muscle(h, _)) => Some(*h),
+            _ => None,
+        }
     }
 
     /// Every rope entity and its rope.
     pub fn ropes(&self) -> impl Iterator<Item = (Entity, RopeHandle)> + '_ {
-        self.ropes.iter().map(|(&e, &h)| (e, h))
+        self.map.ropes.iter().map(|(&e, r)| (e, r.handle))
     }
 
-    /// Every ragdoll entity and its ragdoll.
+    /// Every (plain) ragdoll entity and its ragdoll.
     pub fn ragdolls(&self) -> impl Iterator<Item = (Entity, &Ragdoll<S>)> {
-        self.ragdolls.iter().map(|(&e, r)| (e, r))
+        self.map.ragdolls.iter().filter_map(|(&e, r)| match &r.body {
+            Body::Plain(r, _) => Some((e, r)),
+            Body::Muscle(..) => None,
+        })
     }
 
     /// The collider spawned for `entity` (a [`crate::SinewCollider`]).
     #[must_use]
     pub fn collider(&self, entity: Entity) -> Option<ColliderHandle> {
-        self.colliders.get(&entity).copied()
+        self.map.colliders.get(&entity).map(|c| c.handle)
+    }
+
+    /// The particle that carries `entity` on a rope (a dynamic [`crate::RopeAnchor`]).
+    #[must_use]
+    pub fn body(&self, entity: Entity) -> Option<ParticleHandle> {
+        self.map.bodies.get(&entity).copied()
     }
 
     /// True while `entity` (a rope or ragdoll) is grabbed.
     #[must_use]
     pub fn is_grabbed(&self, entity: Entity) -> bool {
-        self.grabs.contains_key(&entity)
+        self.map.grabs.contains_key(&entity)
     }
 
     /// World steps taken by the last run of the plugin's schedule (one in
@@ -162,24 +264,6 @@ impl<S: PluginSpace> SinewWorld<S> {
     #[must_use]
     pub fn steps_last_run(&self) -> u32 {
         self.steps_last_run
-    }
-
-    /// The world's whole saved state, for a rollback ring (see the module docs).
-    #[must_use]
-    pub fn snapshot(&self) -> Snapshot<S> {
-        self.world.snapshot()
-    }
-
-    /// [`Self::snapshot`] into an existing buffer, reusing its memory.
-    pub fn snapshot_into(&self, out: &mut Snapshot<S>) {
-        self.world.snapshot_into(out);
-    }
-
-    /// Puts the world back in a snapshot's state, bit for bit. The next writeback
-    /// refreshes every rope and ragdoll entity, with no interpolation across the jump.
-    pub fn restore(&mut self, snapshot: &Snapshot<S>) {
-        self.world.restore(snapshot);
-        self.restored = true;
     }
 
     /// A hash of the world's saved state: equal on two peers exactly when their states

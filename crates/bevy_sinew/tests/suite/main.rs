@@ -4,6 +4,7 @@
 
 mod common;
 mod interpolation;
+mod muscles;
 mod ragdolls;
 mod rollback;
 mod ropes;
