@@ -13,6 +13,8 @@ shot() { # NAME SCRIPT
 shot rope "scene=rope;wait=150;holdmid=0.55,0.15,50;wait=4"
 shot rope_3d "scene=rope3d;wait=150;holdmid=0.5,0.2,50;wait=4"
 shot rope_between "scene=rope_between;wait=90;pull;wait=5"
+shot grappling_hook "scene=grappling_hook;wait=60"
+shot taut_rope_3d "scene=taut3d;wait=90"
 shot ragdoll "scene=ragdoll;wait=120;holdmid=0.65,0.25,30;wait=10"
 shot ragdoll_3d "scene=ragdoll3d;wait=90;holdmid=0.45,0.12,40;wait=25"
 shot muscle "scene=muscle;wait=60;punch;wait=14"

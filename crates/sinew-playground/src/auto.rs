@@ -65,6 +65,7 @@ fn scene_id(id: &str) -> Option<SceneKind> {
         "rope3d" => SceneKind::Rope3d,
         "rope_between" => SceneKind::RopeBetween,
         "grappling_hook" => SceneKind::GrapplingHook,
+        "taut3d" => SceneKind::TautRope3d,
         "ragdoll" => SceneKind::Ragdoll,
         "ragdoll3d" => SceneKind::Ragdoll3d,
         "muscle" => SceneKind::Muscle,

@@ -14,6 +14,8 @@ pub enum SceneKind {
     RopeBetween,
     /// The taut rope: a 70 kg character on a grappling hook, wrapping round posts.
     GrapplingHook,
+    /// The taut rope in 3D: round two posts and over a box's edges, a load on its end.
+    TautRope3d,
     /// A humanoid16 ragdoll: drag and throw, Drop, sliders, stats.
     Ragdoll,
     /// The 3D humanoid thrown into a wall.
@@ -28,11 +30,12 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every scene, in menu order.
-    pub const ALL: [SceneKind; 9] = [
+    pub const ALL: [SceneKind; 10] = [
         SceneKind::Rope,
         SceneKind::Rope3d,
         SceneKind::RopeBetween,
         SceneKind::GrapplingHook,
+        SceneKind::TautRope3d,
         SceneKind::Ragdoll,
         SceneKind::Ragdoll3d,
         SceneKind::Muscle,
@@ -48,6 +51,7 @@ impl SceneKind {
             SceneKind::Rope3d => "Rope 3D",
             SceneKind::RopeBetween => "Rope between two objects",
             SceneKind::GrapplingHook => "Grappling hook (taut rope)",
+            SceneKind::TautRope3d => "Taut rope 3D",
             SceneKind::Ragdoll => "Ragdoll 2D",
             SceneKind::Ragdoll3d => "Ragdoll 3D",
             SceneKind::Muscle => "Muscle ragdoll",
@@ -64,6 +68,7 @@ impl SceneKind {
             SceneKind::Rope3d => "playground_rope_3d.json",
             SceneKind::RopeBetween => "playground_rope_between_2d.json",
             SceneKind::GrapplingHook => "rope_grappling_hook_2d.json",
+            SceneKind::TautRope3d => "rope_taut_3d.json",
             SceneKind::Ragdoll => "playground_ragdoll_2d.json",
             SceneKind::Ragdoll3d => "ragdoll_3d.json",
             SceneKind::Muscle => "playground_muscle_2d.json",
@@ -80,6 +85,9 @@ impl SceneKind {
             SceneKind::RopeBetween => "Drag either end (its block) or the load; the sliders rebuild the rope.",
             SceneKind::GrapplingHook => {
                 "Drag the character round the posts: the rope wraps and unwraps, its length held."
+            }
+            SceneKind::TautRope3d => {
+                "Drag the load: the rope's contacts slide along the box's edges and climb the posts; right-drag orbits."
             }
             SceneKind::Ragdoll => "Drag and throw any body part; Drop resets the figure.",
             SceneKind::Ragdoll3d => "Drag any node; right-drag orbits the camera.",

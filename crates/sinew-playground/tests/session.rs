@@ -189,6 +189,11 @@ fn fuzz_grappling_hook() {
 }
 
 #[test]
+fn fuzz_taut_rope_3d() {
+    fuzz(SceneKind::TautRope3d, 10);
+}
+
+#[test]
 fn fuzz_ragdoll() {
     fuzz(SceneKind::Ragdoll, 4);
 }
