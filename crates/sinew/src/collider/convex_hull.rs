@@ -590,7 +590,16 @@ impl<R: Real> ConvexShape<Space3<R>> for ConvexHull<R> {
         if size <= R::GEOMETRIC_EPSILON {
             return Err(ConvexError::Degenerate);
         }
-        let tol = (size * R::from_i32(16) + R::ONE) * R::GEOMETRIC_EPSILON;
+        // Floating point: relative precision, so a tolerance that grows with the size.
+        // Fixed point's precision is absolute (2⁻³² m at any size; a plane's height is
+        // good to far below its 2⁻¹² m epsilon), so there the tolerance is a few epsilons
+        // plus a sixteenth of one per metre: `(16·size + 1)·ε` (2.4 cm at 6 m) rejected a
+        // valid 2 cm × 6 m plank as degenerate.
+        let tol = if R::FLOATING {
+            (size * R::from_i32(16) + R::ONE) * R::GEOMETRIC_EPSILON
+        } else {
+            (size * R::from_ratio(1, 16) + R::from_i32(4)) * R::GEOMETRIC_EPSILON
+        };
         // Build on coordinates relative to the box centre, so that plane tests on a shape
         // far from the origin keep the precision of its size; output the original points.
         let center = (lo + hi) * R::HALF;
@@ -1031,6 +1040,48 @@ mod tests {
     fn bad_input_is_rejected() {
         check_rejections::<f32>();
         check_rejections::<f64>();
+    }
+
+    #[test]
+    fn fixed_point_rejects_flat_input_and_keeps_thin_hulls() {
+        type X = crate::Fx;
+        let e = |pts: &[[f64; 3]]| hull::<X>(pts).err();
+        // Flat: a square plus a point lifted far less than the tolerance; a triangle.
+        let lifted = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.5, 0.5, 1e-5]];
+        assert_eq!(e(&lifted), Some(ConvexError::Degenerate));
+        assert_eq!(
+            e(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]),
+            Some(ConvexError::Degenerate)
+        );
+        // A 2 mm × 6 m × 1 m plank is a box of 8 vertices and 6 faces.
+        let mut plank = Vec::new();
+        for x in [-3.0, 3.0] {
+            for y in [-0.001, 0.001] {
+                for z in [-0.5, 0.5] {
+                    plank.push([x, y, z]);
+                }
+            }
+        }
+        let h = hull::<X>(&plank).unwrap();
+        assert_eq!(h.vertices().len(), 8);
+        for (n, d) in h.face_planes() {
+            // Each face plane is one of the box's: a unit axis at the half extent.
+            let a = n.to_f64_array().map(f64::abs);
+            let (axis, half) = if a[0] > 0.999 {
+                (0, 3.0)
+            } else if a[1] > 0.999 {
+                (1, 0.001)
+            } else {
+                (2, 0.5)
+            };
+            // (Fixed point's unit normals are within ~4e-6 of unit length: its reciprocal
+            // square root; the offset carries that error times the distance, 12 µm at 3 m.)
+            assert!(
+                a[axis] > 0.99999 && (d.to_f64() - half).abs() < 1e-5 * (1.0 + half),
+                "plane {a:?} at {}",
+                d.to_f64()
+            );
+        }
     }
 
     #[test]

@@ -384,9 +384,7 @@ saved_state!(impl[S: Space] Collider<S> {
 
 impl<S: Space> Collider<S> {
     pub(crate) fn from_def(d: &ColliderDef<S>) -> Result<Self, SinewError> {
-        if !d.position.is_finite() {
-            return Err(SinewError::NonFinite { what: "collider position" });
-        }
+        crate::particle::check_coordinates(d.position, "collider position")?;
         let rot = d.rotation.renormalize();
         if !rot.components().iter().all(|c| c.is_finite()) {
             return Err(SinewError::NonFinite { what: "collider rotation" });

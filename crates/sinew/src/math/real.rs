@@ -69,6 +69,11 @@ pub trait Real:
     /// with a shorter dependency chain that fixed point's range cannot afford (e.g. the
     /// rope's tridiagonal solve by continuants, [`crate::rope`]).
     const FLOATING: bool;
+    /// The largest coordinate (and velocity, and other vector component) the API accepts:
+    /// unbounded (`MAX`) in floating point; 2¹⁴ = 16384 in fixed point, where the solver
+    /// squares differences of coordinates (up to 2¹⁵, squared 2³⁰) and Q32.32 holds ±2³¹.
+    /// A position, velocity or target beyond it is an error, not a silent saturation.
+    const COORDINATE_RANGE: Self;
 
     /// Converts from `f64`, rounding to nearest. Types that cannot represent non-finite
     /// values map NaN to 0 and saturate infinities; callers validate user input before
@@ -196,6 +201,7 @@ macro_rules! impl_float_real {
             const ROUNDING_SLOP: Self = $eps;
             const NAME: &'static str = $name;
             const FLOATING: bool = true;
+            const COORDINATE_RANGE: Self = <$t>::MAX;
 
             #[inline]
             fn from_f64(v: f64) -> Self {

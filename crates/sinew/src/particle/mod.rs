@@ -398,7 +398,7 @@ impl<S: Space> ParticleSet<S> {
     /// Teleports a particle (no velocity change). Non-finite input is rejected.
     pub fn set_position(&mut self, h: ParticleHandle, p: VecOf<S>) -> Result<(), crate::SinewError> {
         self.check(h)?;
-        check_finite(p, "position")?;
+        check_coordinates(p, "position")?;
         let k = h.index();
         self.pos[k] = p;
         self.prev[k] = p;
@@ -410,7 +410,7 @@ impl<S: Space> ParticleSet<S> {
     /// Sets a velocity (ignored by the solver while the particle is kinematic).
     pub fn set_velocity(&mut self, h: ParticleHandle, v: VecOf<S>) -> Result<(), crate::SinewError> {
         self.check(h)?;
-        check_finite(v, "velocity")?;
+        check_coordinates(v, "velocity")?;
         self.vel[h.index()] = v;
         Ok(())
     }
@@ -470,7 +470,7 @@ impl<S: Space> ParticleSet<S> {
     /// The particle moves linearly, substep by substep, and its velocity is the motion's.
     pub fn set_kinematic_target(&mut self, h: ParticleHandle, target: VecOf<S>) -> Result<(), crate::SinewError> {
         self.check(h)?;
-        check_finite(target, "target")?;
+        check_coordinates(target, "target")?;
         let k = h.index();
         if self.flags[k] & KINEMATIC == 0 {
             self.pin(h)?;
@@ -488,7 +488,7 @@ impl<S: Space> ParticleSet<S> {
         fallback_mass: RealOf<S>,
     ) -> Result<(), crate::SinewError> {
         self.check(h)?;
-        check_finite(velocity, "velocity")?;
+        check_coordinates(velocity, "velocity")?;
         let k = h.index();
         if self.mass[k] <= RealOf::<S>::ZERO {
             if !(fallback_mass > RealOf::<S>::ZERO) {
@@ -548,6 +548,21 @@ impl<S: Space> ParticleSet<S> {
 
 pub(crate) fn check_finite<R: Real, V: Vector<R>>(v: V, what: &'static str) -> Result<(), crate::SinewError> {
     if v.is_finite() { Ok(()) } else { Err(crate::SinewError::NonFinite { what }) }
+}
+
+/// [`check_finite`], and every component within [`Real::COORDINATE_RANGE`] (fixed point:
+/// ±16384), for positions, velocities and targets.
+pub(crate) fn check_coordinates<R: Real, V: Vector<R>>(v: V, what: &'static str) -> Result<(), crate::SinewError> {
+    check_finite(v, what)?;
+    match (0..V::DIM).map(|i| v.get(i)).find(|c| c.abs() > R::COORDINATE_RANGE) {
+        Some(c) => Err(crate::SinewError::parameter(
+            what,
+            "is outside the fixed-point coordinate range ±16384 (the solver squares coordinate differences, which \
+             must stay within Q32.32's ±2³¹; use f32 or f64 for larger worlds)",
+            c.to_f64(),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Whether `x` is a value the number type holds, not one it overflowed or saturated to:

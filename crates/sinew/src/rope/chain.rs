@@ -39,7 +39,7 @@
 use crate::constraint::SubstepContext;
 use crate::math::{Real, Vector};
 use crate::particle::ParticleSet;
-use crate::space::{RealOf, Space};
+use crate::space::{RealOf, Space, VecOf};
 
 /// The links of one chain: particle slots (`n + 1`), rest lengths and multipliers (`n`).
 pub(crate) struct ChainRef<'a, S: Space> {
@@ -84,6 +84,14 @@ pub(crate) struct ChainScratch<S: Space> {
     /// Per rope (in arena order), worked out at the start of each step: whether its
     /// movable particles differ in mass enough for the fine tolerance (`rope::solve`).
     pub(crate) uneven: Vec<bool>,
+    /// Per rope, likewise: whether two or more of its particles are fixed (it can be held
+    /// beyond its length, `rope::overstretch`).
+    pub(crate) fixed_twice: Vec<bool>,
+    /// The particles `rope::overstretch` holds during one rope's solve, with their inverse
+    /// masses.
+    pub(crate) held: super::overstretch::Held<RealOf<S>>,
+    /// The world's gravity (`rope::overstretch` weighs a stretch it holds straight).
+    pub(crate) gravity: VecOf<S>,
 }
 
 // The per-link passes below index equal-length slices (`&a[..m]`, `&b[1..=m]`): with the

@@ -65,6 +65,7 @@
 pub(crate) mod chain;
 pub mod curve;
 pub mod edge;
+pub mod overstretch;
 pub(crate) mod reel;
 pub(crate) mod solve;
 pub mod taut;
@@ -308,8 +309,8 @@ impl<S: Space> RopeDef<S> {
                 value: None,
             });
         }
-        if self.points.iter().any(|p| !p.is_finite()) {
-            return Err(SinewError::NonFinite { what: "rope points" });
+        for &p in &self.points {
+            crate::particle::check_coordinates(p, "rope points")?;
         }
         let mut points = self.points.clone();
         let last = points.len() - 1;

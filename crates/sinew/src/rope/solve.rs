@@ -46,11 +46,15 @@ const MAX_FINE_STEPS: u32 = 8;
 const FINE_MASS_RATIO: i32 = 8;
 
 /// Whether the rope's movable particles differ in mass by more than [`FINE_MASS_RATIO`].
-fn uneven_masses<S: Space>(idx: &[u32], ps: &ParticleSet<S>) -> bool {
+/// Also whether two or more of them are fixed (inverse mass 0), which is when the rope can
+/// be held beyond its length (`rope::overstretch`).
+fn uneven_masses<S: Space>(idx: &[u32], ps: &ParticleSet<S>) -> (bool, bool) {
     let zero = RealOf::<S>::ZERO;
     let (mut lo, mut hi) = (zero, zero);
+    let mut fixed = 0u32;
     for &k in idx {
         let w = ps.inv_mass[k as usize];
+        fixed += u32::from(w == zero);
         if w > zero {
             if lo == zero || w < lo {
                 lo = w;
@@ -60,7 +64,7 @@ fn uneven_masses<S: Space>(idx: &[u32], ps: &ParticleSet<S>) -> bool {
             }
         }
     }
-    hi > lo * RealOf::<S>::from_i32(FINE_MASS_RATIO)
+    (hi > lo * RealOf::<S>::from_i32(FINE_MASS_RATIO), fixed >= 2)
 }
 
 /// Rope work at the start of a step: wake ropes that are touched (a force, a driven
@@ -78,7 +82,12 @@ pub(crate) fn begin_step<S: Space>(
         return;
     }
     chain.uneven.clear();
-    chain.uneven.extend(ropes.values().map(|r| uneven_masses(&r.idx, ps)));
+    chain.fixed_twice.clear();
+    for r in ropes.values() {
+        let (uneven, fixed_twice) = uneven_masses(&r.idx, ps);
+        chain.uneven.push(uneven);
+        chain.fixed_twice.push(fixed_twice);
+    }
     let zero = RealOf::<S>::ZERO;
     // Wake checks need the moving colliders only when some rope sleeps.
     let any_sleeping = ropes.values().any(|r| r.sleep.sleeping);
@@ -202,10 +211,20 @@ pub(crate) fn solve_ropes<S: Space>(
         let fine = if scratch.uneven.get(i).copied().unwrap_or(false) { fine_tol } else { coarse_tol };
         let tolerance = (fine, coarse_tol);
         let fresh = first && (first_substep || r.compliance > zero);
+        // A stretch held beyond its length by fixed particles is laid straight and held
+        // for the solve (`rope::overstretch`); particles can be pinned or grabbed between
+        // steps only, so the step's start tells which ropes have two fixed particles.
+        let mut held = core::mem::take(&mut scratch.held);
+        let holds = scratch.fixed_twice.get(i).copied().unwrap_or(false)
+            && super::overstretch::hold(r, ps, scratch.gravity, &mut held);
         let mut coarse = newton(r, ps, scratch, ctx, tolerance, fresh).0;
         if !coarse && first && r.compliance == zero {
             coarse = solve_in_pieces(r, ps, scratch, ctx, tolerance, fresh);
         }
+        if holds {
+            super::overstretch::release(r, ps, ctx, &held, first);
+        }
+        scratch.held = held;
         if let Some(bc) = r.bend_compliance {
             for (j, w) in r.idx.windows(3).enumerate() {
                 let mut c = Bending::new(w[0] as usize, w[1] as usize, w[2] as usize, r.bend_rest[j], bc);

@@ -14,7 +14,7 @@ use crate::controller::{Controller, ControllerHandle, not_found};
 use crate::driver::{DriverDef, DriverHandle, KeyframeDriver};
 use crate::limits::Limits;
 use crate::math::{Real, Rotation, Vector};
-use crate::particle::{ParticleDef, ParticleHandle, check_finite, in_range};
+use crate::particle::{ParticleDef, ParticleHandle, check_coordinates, in_range};
 use crate::rope::RopeHandle;
 use crate::sleep::{SleepGroup, SleepGroupHandle};
 use crate::space::{RealOf, RotOf, Space, VecOf};
@@ -25,8 +25,8 @@ impl<S: Space> World<S> {
     /// Adds a particle.
     pub fn add_particle(&mut self, def: &ParticleDef<S>) -> Result<ParticleHandle, SinewError> {
         Limits::check("particles", self.state.particles.len(), 1, self.state.def.limits.particles)?;
-        check_finite(def.position, "particle position")?;
-        check_finite(def.velocity, "particle velocity")?;
+        check_coordinates(def.position, "particle position")?;
+        check_coordinates(def.velocity, "particle velocity")?;
         let zero = RealOf::<S>::ZERO;
         if !def.mass.is_finite() || def.mass < zero {
             return Err(SinewError::InvalidParameter {
@@ -256,7 +256,7 @@ impl<S: Space> World<S> {
     pub fn add_attachment(&mut self, def: &AttachmentDef<S>) -> Result<AttachmentHandle, SinewError> {
         self.check_constraint_limit()?;
         self.state.particles.check(def.particle)?;
-        check_finite(def.target, "attachment target")?;
+        check_coordinates(def.target, "attachment target")?;
         check_params(&[
             (def.length, "attachment length"),
             (def.compliance, "attachment compliance"),
@@ -267,7 +267,7 @@ impl<S: Space> World<S> {
 
     /// Moves an attachment's target.
     pub fn set_attachment_target(&mut self, h: AttachmentHandle, target: VecOf<S>) -> Result<(), SinewError> {
-        check_finite(target, "attachment target")?;
+        check_coordinates(target, "attachment target")?;
         let a = self
             .state
             .attachments
@@ -432,7 +432,7 @@ impl<S: Space> World<S> {
         position: VecOf<S>,
         rotation: RotOf<S>,
     ) -> Result<(), SinewError> {
-        check_finite(position, "collider position")?;
+        check_coordinates(position, "collider position")?;
         let rotation = rotation.renormalize();
         if !rotation.components().iter().all(|c| c.is_finite()) {
             return Err(SinewError::NonFinite { what: "collider rotation" });

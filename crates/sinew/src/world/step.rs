@@ -385,6 +385,7 @@ impl<S: Space> World<S> {
     fn solve_ropes(&mut self, ctx: &SubstepContext<RealOf<S>>, first: (bool, bool)) {
         let (st, sc) = (&mut self.state, &mut self.scratch);
         let taut = (&st.colliders, st.def.friction, &mut sc.taut);
+        sc.chain.gravity = st.def.gravity;
         crate::rope::solve::solve_ropes(&mut st.ropes, &mut st.particles, &mut sc.chain, ctx, first, taut);
     }
 

@@ -767,6 +767,7 @@ impl Real for Fx {
     const ROUNDING_SLOP: Self = Fx(256);
     const NAME: &'static str = "fixed";
     const FLOATING: bool = false;
+    const COORDINATE_RANGE: Self = Fx(16384 << 32);
 
     #[inline]
     fn from_f64(v: f64) -> Self {
