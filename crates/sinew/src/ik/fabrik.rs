@@ -247,7 +247,7 @@ fn reach_match<R: Real, V: Vector<R>>(joints: &mut [V], lengths: &[R], target: V
         let cap = R::from_i32(1 << 20);
         while blended_reach(&dirs, lengths, c, hi).length() < d && hi < cap {
             lo = hi;
-            hi = hi * R::TWO;
+            hi *= R::TWO;
         }
         for _ in 0..48 {
             let mid = (lo + hi) * R::HALF;
