@@ -42,6 +42,7 @@ pub mod debug_draw;
 mod dim;
 pub mod driver;
 mod error;
+pub mod ik;
 pub mod impact;
 pub mod limits;
 pub mod math;

@@ -16,6 +16,7 @@ const LAYERS: &[&str] = &[
     "particle",
     "collider",
     "constraint",
+    "ik",
     "space",
     "driver",
     "sleep",

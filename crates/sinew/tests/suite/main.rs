@@ -14,6 +14,7 @@ mod contacts;
 mod fixed_point;
 mod fixed_range;
 mod forces;
+mod ik;
 mod lifetimes;
 mod limits;
 mod muscle3d;
