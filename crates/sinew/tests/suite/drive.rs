@@ -9,7 +9,7 @@ use sinew::ragdoll::{
     DriveGains, DrivePartDef, DrivePhase, HitReactionDef, NodeDef, PoseDrive, PoseDriveDef, PoseDriveHandle, Ragdoll,
     RigDef, presets,
 };
-use sinew::{Fx, Quat, Rot2, World};
+use sinew::{Fx, Quat, Real, Rot2, World};
 
 use crate::rng::Rng;
 
@@ -99,4 +99,400 @@ fn frequency_gains_are_the_physical_gains_of_the_parts_inertia() {
     let w0 = 3.0 * std::f64::consts::PI;
     assert!((q - inertia * w0 * w0).abs() < 1e-9 * q, "{q}");
     assert!((p - 0.8 * inertia * w0).abs() < 1e-9 * p, "{p}");
+}
+
+/// A floating `humanoid16` (gravity off) with the preset parts, driven to its build pose.
+fn floating16<R: Real>(reaction: HitReactionDef<R>) -> (World<Space2<R>>, Ragdoll<Space2<R>>, PoseDriveHandle<Space2<R>>, RigDef<Space2<R>>) {
+    let mut world = World::<Space2<R>>::new(WorldDef::default().gravity(Vector2::new(R::ZERO, R::ZERO))).unwrap();
+    let rig = presets::humanoid16::<R>();
+    let doll = Ragdoll::spawn(&mut world, &rig, Vector2::new(R::ZERO, R::ZERO), R::ONE, Vector2::new(R::ZERO, R::ZERO)).unwrap();
+    let def = PoseDriveDef::default().reaction(reaction);
+    let h = PoseDrive::add(&mut world, &rig, doll.nodes(), &humanoid16_parts(), &def).unwrap();
+    (world, doll, h, rig)
+}
+
+/// The 16 body nodes of the `humanoid16_stabilised` "stance" pose.
+fn stance16() -> Pose<Space2<f64>> {
+    let (_, p) = presets::humanoid16_poses::<f64>().into_iter().find(|(n, _)| *n == "stance").unwrap();
+    Pose::new(p.positions[..16].to_vec())
+}
+
+fn max_error<S: sinew::ragdoll::DriveSpace>(world: &World<S>, h: PoseDriveHandle<S>) -> f64 {
+    let d = world.controller(h).unwrap();
+    (0..d.part_count()).map(|i| d.error_angle(world.particles(), i).unwrap().to_f64()).fold(0.0, f64::max)
+}
+
+#[test]
+fn a_hit_head_turns_with_the_blow_respects_its_limits_and_returns_to_the_animated_pose() {
+    let (mut world, doll, h, rig) = floating16::<f64>(HitReactionDef::default());
+    world.controller_mut(h).unwrap().set_targets_from_pose(&stance16()).unwrap();
+    for _ in 0..240 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let settled = max_error(&world, h);
+    println!("all parts within {:.3}° of the stance after 4 s", settled.to_degrees());
+    assert!(settled < 2f64.to_radians(), "{settled}");
+    // A 4 N·s jab from the front (+x) at the head: the head turns clockwise (toward −θ).
+    let d = world.controller(h).unwrap();
+    let head = d.part_index("head").unwrap();
+    let at = world.particles().position(doll.node_named(&rig, "head").unwrap()).unwrap();
+    let before = d.relative_orientation(world.particles(), head).unwrap().angle();
+    let rec = h.hit(&mut world, head, at, Vector2::new(4.0, 0.0)).unwrap();
+    assert!(!rec.heavy && !rec.knocked_out && rec.part == head && (rec.magnitude - 4.0).abs() < 1e-12);
+    let (mut lowest, mut worst_limit) = (0.0f64, 0.0f64);
+    for _ in 0..240 {
+        world.step(1.0 / 60.0).unwrap();
+        let th = world.controller(h).unwrap().relative_orientation(world.particles(), head).unwrap().angle();
+        lowest = lowest.min(th - before);
+        worst_limit = worst_limit.max(doll.stats(&world).unwrap().max_limit_violation);
+    }
+    let back = world.controller(h).unwrap().error_angle(world.particles(), head).unwrap();
+    println!(
+        "head turned {:.2}° with the blow, back within {:.4}° after 4 s; worst joint-limit violation {:.3}°",
+        lowest.to_degrees(),
+        back.to_degrees(),
+        worst_limit.to_degrees()
+    );
+    assert!(lowest < -5f64.to_radians(), "the head did not turn with the blow: {lowest}");
+    assert!(back < 2f64.to_radians(), "{back}");
+    assert!(worst_limit < 1f64.to_radians(), "{worst_limit}");
+}
+
+#[test]
+fn a_hit_beyond_the_neck_limit_stops_at_the_limit_and_springs_back() {
+    let (mut world, doll, h, rig) = floating16::<f64>(HitReactionDef::default().knockout_impulse(None).heavy_impulse(1e3));
+    let d = world.controller(h).unwrap();
+    let head = d.part_index("head").unwrap();
+    let at = world.particles().position(doll.node_named(&rig, "head").unwrap()).unwrap();
+    h.hit(&mut world, head, at, Vector2::new(-40.0, 0.0)).unwrap();
+    let (mut highest, mut worst_limit) = (0.0f64, 0.0f64);
+    for _ in 0..300 {
+        world.step(1.0 / 60.0).unwrap();
+        let th = world.controller(h).unwrap().relative_orientation(world.particles(), head).unwrap().angle();
+        highest = highest.max(th);
+        worst_limit = worst_limit.max(doll.stats(&world).unwrap().max_limit_violation);
+    }
+    let back = world.controller(h).unwrap().error_angle(world.particles(), head).unwrap();
+    println!(
+        "head turned {:.1}° (neck limit 40°), worst violation {:.3}°, back within {:.4}°",
+        highest.to_degrees(),
+        worst_limit.to_degrees(),
+        back.to_degrees()
+    );
+    assert!(highest > 30f64.to_radians() && highest < 45f64.to_radians(), "{highest}");
+    assert!(worst_limit < 2f64.to_radians(), "{worst_limit}");
+    assert!(back < 2f64.to_radians(), "{back}");
+}
+
+#[test]
+fn strength_zero_is_the_passive_ragdoll_bit_for_bit() {
+    let mut rng = Rng(0x5eed_d71e);
+    let ground = ColliderDef::new(Shape::half_space(Vector2::new(0.0, 1.0), 0.0).unwrap());
+    let mut worlds = Vec::new();
+    for driven in [false, true] {
+        let mut world = World2d::new(WorldDef::default()).unwrap();
+        world.add_collider(&ground).unwrap();
+        let rig = presets::humanoid16::<f64>();
+        let doll = Ragdoll::spawn(&mut world, &rig, Vector2::new(0.0, 0.2), 1.0, Vector2::new(1.5, 0.5)).unwrap();
+        if driven {
+            let h = PoseDrive::add(&mut world, &rig, doll.nodes(), &humanoid16_parts(), &PoseDriveDef::default()).unwrap();
+            let n = world.controller(h).unwrap().part_count();
+            let d = world.controller_mut(h).unwrap();
+            d.set_weights(&vec![0.0; n]).unwrap();
+            d.set_targets_from_pose(&stance16()).unwrap();
+        }
+        worlds.push((world, doll));
+    }
+    let kick: Vec<(f64, f64)> = (0..16).map(|_| (rng.range(-2.0, 2.0), rng.range(-2.0, 2.0))).collect();
+    for (world, doll) in &mut worlds {
+        for (k, &(x, y)) in kick.iter().enumerate() {
+            let n = doll.node(k).unwrap();
+            let v = world.particles().velocity(n).unwrap();
+            world.particles_mut().set_velocity(n, v + Vector2::new(x, y)).unwrap();
+        }
+        for _ in 0..180 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+    }
+    let (a, b) = (&worlds[0], &worlds[1]);
+    for k in 0..16 {
+        let (pa, pb) = (a.0.particles().position(a.1.node(k).unwrap()), b.0.particles().position(b.1.node(k).unwrap()));
+        assert_eq!(pa, pb, "node {k}");
+    }
+}
+
+#[test]
+fn very_high_gains_stay_finite_and_hold_the_bones() {
+    // 10⁶ N·m/rad and 10³ N·m·s/rad on every part, driven from rest to the stance and
+    // hit, in 2D on the ground and in 3D afloat; 8 substeps.
+    let mut world = World2d::new(WorldDef::default()).unwrap();
+    world.add_collider(&ColliderDef::new(Shape::half_space(Vector2::new(0.0, 1.0), 0.0).unwrap())).unwrap();
+    let rig = presets::humanoid16::<f64>();
+    let doll = Ragdoll::spawn(&mut world, &rig, Vector2::ZERO, 1.0, Vector2::ZERO).unwrap();
+    let stiff = DriveGains::Physical { stiffness: 1e6, damping: 1e3 };
+    let parts: Vec<_> = humanoid16_parts::<f64>().into_iter().map(|p| p.gains(stiff)).collect();
+    let h = PoseDrive::add(&mut world, &rig, doll.nodes(), &parts, &PoseDriveDef::default()).unwrap();
+    world.controller_mut(h).unwrap().set_targets_from_pose(&stance16()).unwrap();
+    let head = world.controller(h).unwrap().part_index("head").unwrap();
+    let (mut strain, mut speed) = (0.0f64, 0.0f64);
+    for f in 0..300 {
+        if f == 100 {
+            let at = world.particles().position(doll.node_named(&rig, "head").unwrap()).unwrap();
+            h.hit(&mut world, head, at, Vector2::new(10.0, 0.0)).unwrap();
+        }
+        world.step(1.0 / 60.0).unwrap();
+        let s = doll.stats(&world).unwrap();
+        strain = strain.max(s.max_bone_strain);
+        speed = speed.max(s.max_speed);
+        assert!(world.particles().positions().iter().all(|p| p.is_finite()));
+    }
+    println!("2D at 1e6 N·m/rad: worst bone strain {:.2e}, top speed {speed:.2} m/s", strain);
+    assert!(strain < 0.01 && speed < 20.0, "{strain} {speed}");
+
+    let mut world = World3d::new(WorldDef::default().gravity(Vector3::ZERO)).unwrap();
+    let rig = presets::humanoid3d::<f64>();
+    let doll = Ragdoll::spawn(&mut world, &rig, Vector3::ZERO, 1.0, Vector3::ZERO).unwrap();
+    let parts: Vec<_> = humanoid3d_parts::<f64>().into_iter().map(|p| p.gains(stiff)).collect();
+    let h = PoseDrive::add(&mut world, &rig, doll.nodes(), &parts, &PoseDriveDef::default()).unwrap();
+    let n = world.controller(h).unwrap().part_count();
+    let mut rng = Rng(0xd1ce);
+    for i in 0..n {
+        let axis = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+        world.controller_mut(h).unwrap().set_target(i, Quat::from_axis_angle(axis, rng.range(0.0, 0.6))).unwrap();
+    }
+    let (mut strain, mut speed) = (0.0f64, 0.0f64);
+    for _ in 0..300 {
+        world.step(1.0 / 60.0).unwrap();
+        let s = doll.stats(&world).unwrap();
+        strain = strain.max(s.max_bone_strain);
+        speed = speed.max(s.max_speed);
+        assert!(world.particles().positions().iter().all(|p| p.is_finite()));
+    }
+    println!("3D at 1e6 N·m/rad: worst bone strain {:.2e}, top speed {speed:.2} m/s", strain);
+    assert!(strain < 0.05 && speed < 20.0, "{strain} {speed}");
+}
+
+/// `Σ m x × v` of the ragdoll's particles.
+fn angular_momentum3(world: &World3d, doll: &Ragdoll<Space3<f64>>) -> Vector3<f64> {
+    let ps = world.particles();
+    let mut l = Vector3::ZERO;
+    for &n in doll.nodes() {
+        l += ps.position(n).unwrap().cross(ps.velocity(n).unwrap()) * ps.mass(n).unwrap();
+    }
+    l
+}
+
+#[test]
+fn internal_drives_keep_the_momentum_of_a_free_body() {
+    // Gravity off, every particle 1 kg-weighted by its mass below; the root's world drive
+    // off (strength 0), every other part driven toward a random target.
+    let mut world = World3d::new(WorldDef::default().gravity(Vector3::ZERO)).unwrap();
+    let rig = presets::humanoid3d::<f64>();
+    let doll = Ragdoll::spawn(&mut world, &rig, Vector3::ZERO, 1.0, Vector3::new(0.3, -0.2, 0.1)).unwrap();
+    let parts: Vec<_> = humanoid3d_parts::<f64>()
+        .into_iter()
+        .map(|p| p.gains(DriveGains::Frequency { frequency: 4.0, damping_ratio: 0.5 }))
+        .collect();
+    let h = PoseDrive::add(&mut world, &rig, doll.nodes(), &parts, &PoseDriveDef::default()).unwrap();
+    let mut rng = Rng(0xa11ce);
+    let n = world.controller(h).unwrap().part_count();
+    for i in 0..n {
+        let axis = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+        let d = world.controller_mut(h).unwrap();
+        d.set_target(i, Quat::from_axis_angle(axis, rng.range(0.2, 0.8))).unwrap();
+    }
+    world.controller_mut(h).unwrap().set_strength(0, 0.0).unwrap();
+    let (p0, l0) = (world.particles().linear_momentum(), angular_momentum3(&world, &doll));
+    let mass: f64 = rig.total_mass();
+    let e0 = max_error(&world, h);
+    let (mut worst_p, mut worst_l) = (0.0f64, 0.0f64);
+    for _ in 0..240 {
+        world.step(1.0 / 60.0).unwrap();
+        worst_p = worst_p.max((world.particles().linear_momentum() - p0).length());
+        worst_l = worst_l.max((angular_momentum3(&world, &doll) - l0).length());
+    }
+    let e1 = max_error(&world, h);
+    println!(
+        "parts driven from {:.1}° to {:.2}° off target; linear momentum drift {worst_p:.2e} N·s of {:.3} ({mass:.1} kg); \
+         angular momentum drift {worst_l:.2e} N·m·s of {:.3}",
+        e0.to_degrees(),
+        e1.to_degrees(),
+        p0.length(),
+        l0.length()
+    );
+    assert!(e1 < 0.5 * e0, "the drives did not act: {e0} → {e1}");
+    assert!(worst_p < 1e-9 * mass, "{worst_p}");
+}
+
+#[test]
+fn a_heavy_hit_drops_the_strength_which_recovers_along_the_envelope() {
+    let (mut world, doll, h, rig) = floating16::<f64>(HitReactionDef::default());
+    let head = world.controller(h).unwrap().part_index("head").unwrap();
+    let at = world.particles().position(doll.node_named(&rig, "head").unwrap()).unwrap();
+    let rec = h.hit(&mut world, head, at, Vector2::new(20.0, 0.0)).unwrap();
+    assert!(rec.heavy && !rec.knocked_out);
+    let env = HitReactionDef::<f64>::default().envelope;
+    for f in 0..130u32 {
+        let d = world.controller(h).unwrap();
+        let want = if f < 122 { env.at(f) } else { 1.0 };
+        assert_eq!(d.global_strength(), want, "frame {f}");
+        assert_eq!(d.phase(), if f < 122 { DrivePhase::Recovering } else { DrivePhase::Driven }, "frame {f}");
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let hits = world.controller_mut(h).unwrap().take_hits();
+    assert_eq!(hits, vec![rec]);
+    assert!(world.controller(h).unwrap().hits().is_empty());
+}
+
+#[test]
+fn a_knock_out_goes_limp_and_the_get_up_blends_back_to_the_animated_pose() {
+    let reaction = HitReactionDef::default().knockout_impulse(Some(50.0)).knockout_frames(90).getup_frames(60);
+    let (mut world, doll, h, rig) = floating16::<f64>(reaction);
+    world.controller_mut(h).unwrap().set_targets_from_pose(&stance16()).unwrap();
+    for _ in 0..120 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let head = world.controller(h).unwrap().part_index("head").unwrap();
+    let at = world.particles().position(doll.node_named(&rig, "head").unwrap()).unwrap();
+    // Below the threshold: still driven.
+    assert!(!h.hit(&mut world, head, at, Vector2::new(49.0, 0.0)).unwrap().knocked_out);
+    let rec = h.hit(&mut world, head, at, Vector2::new(-60.0, 10.0)).unwrap();
+    assert!(rec.knocked_out && rec.heavy);
+    let mut worst_when_limp = 0.0f64;
+    for f in 0..90 {
+        let d = world.controller(h).unwrap();
+        assert_eq!((d.phase(), d.global_strength()), (DrivePhase::KnockedOut, 0.0), "frame {f}");
+        world.step(1.0 / 60.0).unwrap();
+        worst_when_limp = worst_when_limp.max(max_error(&world, h));
+    }
+    // The get-up starts from the pose it lies in: its first frame moves nothing abruptly.
+    let d = world.controller(h).unwrap();
+    assert_eq!(d.phase(), DrivePhase::GettingUp);
+    assert_eq!(d.global_strength(), 0.0);
+    for f in 0..60 {
+        let d = world.controller(h).unwrap();
+        assert_eq!(d.phase(), DrivePhase::GettingUp);
+        assert!((d.global_strength() - f as f64 / 60.0).abs() < 1e-12, "frame {f}");
+        world.step(1.0 / 60.0).unwrap();
+    }
+    assert_eq!(world.controller(h).unwrap().phase(), DrivePhase::Driven);
+    for _ in 0..240 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let back = max_error(&world, h);
+    println!(
+        "limp: up to {:.1}° off the stance; 4 s after the get-up every part within {:.3}°",
+        worst_when_limp.to_degrees(),
+        back.to_degrees()
+    );
+    assert!(worst_when_limp > 20f64.to_radians(), "the knock-out did not go limp: {worst_when_limp}");
+    assert!(back < 2f64.to_radians(), "{back}");
+}
+
+/// 2D fixed point: a drive toward the stance, two hits (one heavy), a knock-out and a get-up.
+fn fixed_point_bout(world: &mut World2x, h: PoseDriveHandle<Space2<Fx>>, doll: &Ragdoll<Space2<Fx>>, frames: std::ops::Range<u32>) {
+    let head_node = doll.node(0).unwrap();
+    for f in frames {
+        if f == 30 || f == 80 || f == 140 {
+            let j = Fx::from_i32(if f == 140 { 70 } else { 6 + (f as i32) / 4 });
+            let at = world.particles().position(head_node).unwrap();
+            h.hit(world, 2, at, Vector2::new(j, Fx::from_i32(-2))).unwrap();
+        }
+        world.step(Fx::from_ratio(1, 60)).unwrap();
+    }
+}
+
+#[test]
+fn fixed_point_drives_are_deterministic_and_roll_back_exactly() {
+    let reaction = HitReactionDef::default().knockout_frames(40).getup_frames(30);
+    let build = || {
+        let (mut world, doll, h, _) = floating16::<Fx>(reaction);
+        let stance: Vec<_> =
+            stance16().positions.iter().map(|p| Vector2::new(Fx::from_f64(p.x), Fx::from_f64(p.y))).collect();
+        world.controller_mut(h).unwrap().set_targets_from_pose(&Pose::new(stance)).unwrap();
+        (world, doll, h)
+    };
+    let (mut a, da, ha) = build();
+    let (mut b, db, hb) = build();
+    fixed_point_bout(&mut a, ha, &da, 0..260);
+    fixed_point_bout(&mut b, hb, &db, 0..260);
+    assert_eq!(a.state_hash(), b.state_hash());
+    assert_eq!(a.controller(ha).unwrap().phase(), DrivePhase::Driven, "knocked out at 140, up at 180, driven from 210");
+    // Snapshot mid-bout (during the knock-out), run on, restore, run again.
+    let (mut c, dc, hc) = build();
+    fixed_point_bout(&mut c, hc, &dc, 0..150);
+    let snap = c.snapshot();
+    fixed_point_bout(&mut c, hc, &dc, 150..260);
+    let end = c.state_hash();
+    assert_eq!(end, a.state_hash());
+    c.restore(&snap);
+    fixed_point_bout(&mut c, hc, &dc, 150..260);
+    assert_eq!(c.state_hash(), end);
+    println!("2D fixed point bout hash {end:#018x}");
+}
+
+#[test]
+fn fixed_point_3d_drive_is_deterministic() {
+    let run = || {
+        let mut world = World3x::new(WorldDef::default()).unwrap();
+        world.add_collider(&ColliderDef::new(Shape::half_space(Vector3::new(Fx::ZERO, Fx::ONE, Fx::ZERO), Fx::ZERO).unwrap())).unwrap();
+        let rig = presets::humanoid3d::<Fx>();
+        let z = Vector3::new(Fx::ZERO, Fx::ZERO, Fx::ZERO);
+        let doll = Ragdoll::spawn(&mut world, &rig, z, Fx::ONE, z).unwrap();
+        let def = PoseDriveDef::default().axes(sinew::ragdoll::DriveAxes::SwingTwist);
+        let h = PoseDrive::add(&mut world, &rig, doll.nodes(), &humanoid3d_parts(), &def).unwrap();
+        let head = world.controller(h).unwrap().part_index("head").unwrap();
+        let turn = Quat::from_axis_angle(Vector3::new(Fx::ZERO, Fx::ONE, Fx::ZERO), Fx::from_ratio(1, 2));
+        world.controller_mut(h).unwrap().set_target(head, turn).unwrap();
+        for f in 0..120 {
+            if f == 60 {
+                let at = world.particles().position(doll.node_named(&rig, "nose").unwrap()).unwrap();
+                h.hit(&mut world, head, at, Vector3::new(Fx::ZERO, Fx::ZERO, Fx::from_i32(8))).unwrap();
+            }
+            world.step(Fx::from_ratio(1, 60)).unwrap();
+        }
+        world.state_hash()
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn bad_drive_input_is_an_error_not_a_panic() {
+    let (mut world, doll, h, rig) = floating16::<f64>(HitReactionDef::default());
+    let d = world.controller_mut(h).unwrap();
+    assert!(d.set_target(99, Rot2::from_angle(0.1)).is_err());
+    assert!(d.set_target(0, Rot2 { c: f64::NAN, s: 0.0 }).is_err());
+    assert!(d.set_target_velocity(0, f64::INFINITY).is_err());
+    assert!(d.set_gains(0, -1.0, 0.0).is_err());
+    assert!(d.set_gains(0, 1.0, f64::NAN).is_err());
+    assert!(d.set_strength(0, 1.5).is_err());
+    assert!(d.set_strength(0, -0.1).is_err());
+    assert!(d.set_weights(&[1.0]).is_err());
+    assert!(world.controller(h).unwrap().error_angle(world.particles(), 42).is_err());
+    let at = world.particles().position(doll.node(0).unwrap()).unwrap();
+    assert!(h.hit(&mut world, 42, at, Vector2::new(1.0, 0.0)).is_err());
+    assert!(h.hit(&mut world, 0, at, Vector2::new(f64::NAN, 0.0)).is_err());
+    assert!(h.hit(&mut world, 0, Vector2::new(f64::NAN, 0.0), Vector2::new(1.0, 0.0)).is_err());
+    // Bad definitions.
+    let nodes = doll.nodes().to_vec();
+    let def = PoseDriveDef::default();
+    let bad_parts = [
+        vec![DrivePartDef::new("a", &["head"])],
+        vec![DrivePartDef::new("a", &["head", "nope"])],
+        vec![DrivePartDef::new("a", &["head", "neck"]).parent("b")],
+        vec![DrivePartDef::new("a", &["head", "neck"]).gains(DriveGains::Physical { stiffness: -1.0, damping: 0.0 })],
+        vec![DrivePartDef::new("a", &["head", "neck"]), DrivePartDef::new("a", &["chest", "neck"])],
+        vec![DrivePartDef::new("a", &["head", "neck"]).parent("b"), DrivePartDef::new("b", &["chest", "neck"]).parent("a")],
+        vec![DrivePartDef::new("a", &["head", "neck"]).frame(&["head", "chest"])],
+    ];
+    for parts in &bad_parts {
+        assert!(PoseDrive::add(&mut world, &rig, &nodes, parts, &def).is_err(), "{parts:?}");
+    }
+    let mut bad_strength = DrivePartDef::new("a", &["head", "neck"]);
+    bad_strength.strength = f64::NAN;
+    assert!(PoseDrive::add(&mut world, &rig, &nodes, &[bad_strength], &def).is_err());
+    assert!(PoseDrive::add(&mut world, &rig, &nodes[..3], &humanoid16_parts(), &def).is_err());
+    let bad_reaction = PoseDriveDef::default().reaction(HitReactionDef::default().heavy_impulse(-1.0));
+    assert!(PoseDrive::add(&mut world, &rig, &nodes, &humanoid16_parts(), &bad_reaction).is_err());
+    assert!(PoseDrive::add(&mut world, &rig, &nodes, &humanoid16_parts(), &PoseDriveDef::default().inertia_ratio(0.5)).is_err());
 }
