@@ -36,9 +36,11 @@
 //!
 //! (`Δθ` the rotation of a part over the substep, measured from the particles'
 //! positions at its start; `λ` the accumulated angular impulse × `h`, reset every
-//! substep). The part then turns by `Δλ/I_part` about `a` and the parent by `−Δλ/I_parent`:
-//! an equal and opposite angular impulse, so a drive between two parts is internal.
-//! `I(a) = Σ mᵢ|a × rᵢ|²` over the part's particles about its **centre**, which is its
+//! substep; `w = aᵀI⁻¹a` per part, as for a rigid body in Müller et al. 2020). The part
+//! then turns by the rotation vector `I_part⁻¹a·Δλ` and the parent by `−I_parent⁻¹a·Δλ`:
+//! equal and opposite angular impulses `±a·Δλ`, so a drive between two parts is internal
+//! and keeps the angular momentum as well. `I = Σ mᵢ(|rᵢ|²1 − rᵢrᵢᵀ)` (2D: `Σ mᵢ|rᵢ|²`)
+//! over the part's free particles about its **centre**, which is its
 //! centre of mass — a rotation about it moves no mass on average, so **linear momentum
 //! is unchanged** — or, when one of its particles is pinned (infinite mass), that
 //! particle (a head on a fixed neck turns about the neck, and `I` is then the moment
@@ -316,13 +318,13 @@ fn centre<S: DriveSpace>(ps: &ParticleSet<S>, nodes: &[ParticleHandle]) -> Optio
     }
 }
 
-/// `Σ m |a × r|²` of the part's free particles about `c`.
-fn inertia<S: DriveSpace>(ps: &ParticleSet<S>, nodes: &[ParticleHandle], c: VecOf<S>, a: S::Angular) -> RealOf<S> {
-    let mut i = RealOf::<S>::ZERO;
+/// The inertia tensor of the part's free particles about `c`.
+fn inertia<S: DriveSpace>(ps: &ParticleSet<S>, nodes: &[ParticleHandle], c: VecOf<S>) -> S::Inertia {
+    let mut i = S::inertia_zero();
     for &h in nodes {
         let k = h.index();
         if ps.inv_mass[k] != RealOf::<S>::ZERO {
-            i += ps.mass[k] * S::axial_r2(ps.pos[k] - c, a);
+            S::inertia_add(&mut i, ps.pos[k] - c, ps.mass[k]);
         }
     }
     i
@@ -561,10 +563,10 @@ impl<S: DriveSpace> PoseDrive<S> {
     /// Sets part `i`'s target: its orientation relative to its parent (to the world for a
     /// root), measured from the pose the drive was built in.
     pub fn set_target(&mut self, i: usize, q: RotOf<S>) -> Result<(), SinewError> {
-        let q = q.renormalize();
         if q.components().iter().any(|c| !c.is_finite()) {
             return Err(SinewError::NonFinite { what: "drive target" });
         }
+        let q = q.renormalize();
         self.part_mut(i)?.target = q;
         Ok(())
     }
@@ -761,18 +763,26 @@ impl<S: DriveSpace> PoseDrive<S> {
             let cp = parent.and_then(|j| centre(ps, &self.parts[j].nodes));
             let (mut turn_i, mut turn_p) = (S::angular_zero(), S::angular_zero());
             let mut lambda = p.lambda;
+            let ti = inertia(ps, &p.nodes, c);
+            let tp = match (parent, cp) {
+                (Some(j), Some(cp)) => Some(inertia(ps, &self.parts[j].nodes, cp)),
+                _ => None,
+            };
             for (k, row) in rows[..n].iter().enumerate() {
-                let mut ii = inertia(ps, &p.nodes, c, row.axis);
-                let mut ip = match (parent, cp) {
-                    (Some(j), Some(cp)) => inertia(ps, &self.parts[j].nodes, cp, row.axis),
-                    _ => zero,
-                };
-                if self.inertia_ratio > zero && ii > zero && ip > zero {
-                    (ii, ip) = (ii.max(ip / self.inertia_ratio), ip.max(ii / self.inertia_ratio));
+                // The turn per unit angular impulse about the row's axis, I⁻¹a, and the
+                // generalised inverse mass aᵀI⁻¹a (part and parent).
+                let mut gi = S::inertia_solve(&ti, row.axis);
+                let mut gp = tp.map_or(S::angular_zero(), |t| S::inertia_solve(&t, row.axis));
+                let (mut wi, mut wp) = (S::angular_dot(row.axis, gi), S::angular_dot(row.axis, gp));
+                if self.inertia_ratio > zero && wi > zero && wp > zero {
+                    // I' = max(I, I_other/ρ) ⇔ w' = min(w, ρ·w_other).
+                    let (wi2, wp2) = (wi.min(self.inertia_ratio * wp), wp.min(self.inertia_ratio * wi));
+                    gi = S::angular_scale(gi, wi2 / wi);
+                    gp = S::angular_scale(gp, wp2 / wp);
+                    (wi, wp) = (wi2, wp2);
                 }
-                let (wi, wp) = (ii.recip_or_zero(), ip.recip_or_zero());
                 let w = wi + wp;
-                if w == zero || !w.is_finite() {
+                if w <= zero || !w.is_finite() {
                     continue;
                 }
                 let kk = st * p.stiffness * row.scale * h2;
@@ -780,12 +790,16 @@ impl<S: DriveSpace> PoseDrive<S> {
                 let dc = S::angular_dot(rate, row.axis);
                 let dl = (kk * row.error - lambda[k] - bb * dc) / ((kk + bb) * w + RealOf::<S>::ONE);
                 lambda[k] += dl;
-                turn_i = S::angular_add(turn_i, S::angular_scale(row.axis, wi * dl));
-                turn_p = S::angular_add(turn_p, S::angular_scale(row.axis, -wp * dl));
+                turn_i = S::angular_add(turn_i, S::angular_scale(gi, dl));
+                turn_p = S::angular_add(turn_p, S::angular_scale(gp, -dl));
             }
             self.parts[i].lambda = lambda;
             turn(s.particles, &self.parts[i].nodes, c, turn_i);
-            if let (Some(j), Some(cp)) = (parent, cp) {
+            // The parent turns about its centre *after* the part's turn: a particle the two
+            // share (a neck) has moved, and a stale centre would move the parent's mass.
+            if let Some(j) = parent
+                && let Some(cp) = centre(s.particles, &self.parts[j].nodes)
+            {
                 turn(s.particles, &self.parts[j].nodes, cp, turn_p);
             }
         }

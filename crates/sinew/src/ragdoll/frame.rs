@@ -105,8 +105,15 @@ pub trait DriveSpace: RigSpace {
     fn log(q: RotOf<Self>) -> Self::Angular;
     /// The rotation by rotation vector `r` (exponential).
     fn exp(r: Self::Angular) -> RotOf<Self>;
-    /// `|axis × r|²`: the squared distance of `r` from the unit `axis` (2D: `|r|²`).
-    fn axial_r2(r: VecOf<Self>, axis: Self::Angular) -> RealOf<Self>;
+    /// An inertia tensor about a point (2D: the polar moment; 3D: its six entries).
+    type Inertia: Copy;
+    /// The zero tensor.
+    fn inertia_zero() -> Self::Inertia;
+    /// Adds a point mass `m` at offset `r`: `I += m (|r|² 1 − r rᵀ)` (2D: `m|r|²`).
+    fn inertia_add(i: &mut Self::Inertia, r: VecOf<Self>, m: RealOf<Self>);
+    /// `I⁻¹ a`. Where `I` is singular (a 3D bone: no inertia about its own line) it falls
+    /// back to `a / (aᵀ I a)`, and to zero if that vanishes too.
+    fn inertia_solve(i: &Self::Inertia, a: Self::Angular) -> Self::Angular;
     /// Angular velocity `I⁻¹ Σ mᵢ rᵢ × vᵢ` from offsets `r` (about the centre of mass),
     /// velocities `v` and masses `m`; zero where the inertia is singular.
     fn angular_velocity(r: &[VecOf<Self>], v: &[VecOf<Self>], m: &[RealOf<Self>]) -> Self::Angular;
@@ -158,8 +165,15 @@ impl<R: Real> DriveSpace for Space2<R> {
     fn exp(r: R) -> Rot2<R> {
         Rot2::from_angle(r)
     }
-    fn axial_r2(r: Vector2<R>, _: R) -> R {
-        r.length_squared()
+    type Inertia = R;
+    fn inertia_zero() -> R {
+        R::ZERO
+    }
+    fn inertia_add(i: &mut R, r: Vector2<R>, m: R) {
+        *i += m * r.length_squared();
+    }
+    fn inertia_solve(i: &R, a: R) -> R {
+        a.safe_div(*i, R::ZERO)
     }
     fn angular_velocity(r: &[Vector2<R>], v: &[Vector2<R>], m: &[R]) -> R {
         let (mut l, mut i) = (R::ZERO, R::ZERO);
@@ -268,8 +282,33 @@ impl<R: Real> DriveSpace for Space3<R> {
         }
         Quat::from_axis_angle(axis, angle)
     }
-    fn axial_r2(r: Vector3<R>, axis: Vector3<R>) -> R {
-        axis.cross(r).length_squared()
+    type Inertia = [R; 6];
+    fn inertia_zero() -> [R; 6] {
+        [R::ZERO; 6]
+    }
+    fn inertia_add(i: &mut [R; 6], r: Vector3<R>, m: R) {
+        let r2 = r.length_squared();
+        i[0] += m * (r2 - r.x * r.x);
+        i[1] += m * (r2 - r.y * r.y);
+        i[2] += m * (r2 - r.z * r.z);
+        i[3] -= m * r.x * r.y;
+        i[4] -= m * r.x * r.z;
+        i[5] -= m * r.y * r.z;
+    }
+    fn inertia_solve(i: &[R; 6], a: Vector3<R>) -> Vector3<R> {
+        let [ixx, iyy, izz, ixy, ixz, iyz] = *i;
+        let c0 = Vector3::new(ixx, ixy, ixz);
+        let c1 = Vector3::new(ixy, iyy, iyz);
+        let c2 = Vector3::new(ixz, iyz, izz);
+        let det = c0.dot(c1.cross(c2));
+        // Singular when det is small against the cube of the tensor's scale (its trace).
+        let tr = ixx + iyy + izz;
+        if det.abs() > R::from_f64(1e-6) * tr * tr * tr && det != R::ZERO {
+            return Vector3::new(a.dot(c1.cross(c2)), c0.dot(a.cross(c2)), c0.dot(c1.cross(a))) / det;
+        }
+        let ia = Vector3::new(c0.dot(a), c1.dot(a), c2.dot(a));
+        let aia = a.dot(ia);
+        if aia > R::ZERO { a / aia } else { Vector3::ZERO }
     }
     fn angular_velocity(r: &[Vector3<R>], v: &[Vector3<R>], m: &[R]) -> Vector3<R> {
         // I ω = L with I = Σ m (|r|² 1 − r rᵀ), solved by Cramer's rule.
