@@ -133,10 +133,10 @@ pub mod stats;
 pub use drive::{DriveGains, DrivePartDef, PoseDrive, PoseDriveDef, PoseDriveHandle};
 pub use envelope::{BlendSchedule, StrengthEnvelope};
 pub use frame::{DriveAxes, DriveSpace};
-pub use reaction::{DrivePhase, HitReactionDef, HitRecord};
 pub use grab::Grab;
 pub use muscle::{MuscleRagdoll, MuscleRagdollDef, MuscleRagdollHandle};
 pub use pose::{Pose, SpawnDef, TargetPose, pose_distance};
+pub use reaction::{DrivePhase, HitReactionDef, HitRecord};
 pub use rig::{
     BoneDef, MuscleDef, NodeDef, NodeRef, ResolvedLimit, ResolvedRig, RigDef, RigError, RigItem, RigLimit, TwistDef,
 };
