@@ -361,6 +361,7 @@ fn inertia<S: DriveSpace>(ps: &ParticleSet<S>, nodes: &[ParticleHandle], c: VecO
 
 /// Solves the `n × n` (≤ 3) system `m·x = b` by Gaussian elimination with partial
 /// pivoting; `None` if singular.
+#[allow(clippy::needless_range_loop)] // a dense 3 × 3 elimination reads best indexed
 fn solve_small<R: Real>(mut m: [[R; 3]; 3], mut b: [R; 3], n: usize) -> Option<[R; 3]> {
     for c in 0..n {
         let mut piv = c;

@@ -103,10 +103,11 @@ fn frequency_gains_are_the_physical_gains_of_the_parts_inertia() {
     assert!((p - 0.8 * inertia * w0).abs() < 1e-9 * p, "{p}");
 }
 
+/// A world with a driven ragdoll: the world, the ragdoll, its drive and its rig.
+type Driven16<R> = (World<Space2<R>>, Ragdoll<Space2<R>>, PoseDriveHandle<Space2<R>>, RigDef<Space2<R>>);
+
 /// A floating `humanoid16` (gravity off) with the preset parts, driven to its build pose.
-fn floating16<R: Real>(
-    reaction: HitReactionDef<R>,
-) -> (World<Space2<R>>, Ragdoll<Space2<R>>, PoseDriveHandle<Space2<R>>, RigDef<Space2<R>>) {
+fn floating16<R: Real>(reaction: HitReactionDef<R>) -> Driven16<R> {
     let mut world = World::<Space2<R>>::new(WorldDef::default().gravity(Vector2::new(R::ZERO, R::ZERO))).unwrap();
     let rig = presets::humanoid16::<R>();
     let doll = Ragdoll::spawn(&mut world, &rig, Vector2::new(R::ZERO, R::ZERO), R::ONE, Vector2::new(R::ZERO, R::ZERO))
