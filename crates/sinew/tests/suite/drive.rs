@@ -145,10 +145,11 @@ fn a_hit_head_turns_with_the_blow_respects_its_limits_and_returns_to_the_animate
     let before = d.relative_orientation(world.particles(), head).unwrap().angle();
     let rec = h.hit(&mut world, head, at, Vector2::new(4.0, 0.0)).unwrap();
     assert!(!rec.heavy && !rec.knocked_out && rec.part == head && (rec.magnitude - 4.0).abs() < 1e-12);
-    let (mut lowest, mut worst_limit) = (0.0f64, 0.0f64);
+    let (mut lowest, mut worst_limit, mut first) = (0.0f64, 0.0f64, None);
     for _ in 0..240 {
         world.step(1.0 / 60.0).unwrap();
         let th = world.controller(h).unwrap().relative_orientation(world.particles(), head).unwrap().angle();
+        first.get_or_insert(th - before);
         lowest = lowest.min(th - before);
         worst_limit = worst_limit.max(doll.stats(&world).unwrap().max_limit_violation);
     }
@@ -159,6 +160,9 @@ fn a_hit_head_turns_with_the_blow_respects_its_limits_and_returns_to_the_animate
         back.to_degrees(),
         worst_limit.to_degrees()
     );
+    // First toward the blow (the first frame's turn is clockwise), then at least 5°.
+    let first = first.unwrap_or(0.0);
+    assert!(first < 0.0, "the head first turned against the blow: {first}");
     assert!(lowest < -5f64.to_radians(), "the head did not turn with the blow: {lowest}");
     assert!(back < 2f64.to_radians(), "{back}");
     assert!(worst_limit < 1f64.to_radians(), "{worst_limit}");
@@ -544,4 +548,67 @@ fn bad_drive_input_is_an_error_not_a_panic() {
         PoseDrive::add(&mut world, &rig, &nodes, &humanoid16_parts(), &PoseDriveDef::default().inertia_ratio(0.5))
             .is_err()
     );
+}
+
+#[test]
+fn head_spring_step_response_in_3d_matches_the_damped_oscillator() {
+    // The same head in 3D: base b0–pivot–b1 pinned, head h1, h2 in the xy plane (so z is
+    // a principal axis through the pivot), the target turned 0.2 rad about z; ζ = 0.3,
+    // 1 Hz, 16 substeps at 240 Hz.
+    let mut world = World3d::new(WorldDef::default().gravity(Vector3::ZERO).substeps(16)).unwrap();
+    let spots = [
+        ("b0", -0.1, 0.0, 0.0, 1.0, true),
+        ("pivot", 0.0, 0.0, 0.0, 1.0, true),
+        ("b1", 0.0, 0.0, 0.1, 1.0, true),
+        ("h1", 0.0, 0.15, 0.0, 4.0, false),
+        ("h2", 0.05, 0.1, 0.0, 1.0, false),
+    ];
+    let mut rig = RigDef::new("head3d");
+    let (mut nodes, mut inertia) = (Vec::new(), 0.0);
+    for (name, x, y, z, m, pinned) in spots {
+        rig.add_node(NodeDef::new(name, Vector3::new(x, y, z)).mass(m));
+        let mut d = ParticleDef::at(Vector3::new(x, y, z)).mass(m);
+        if pinned {
+            d = d.pinned();
+        } else {
+            inertia += m * (x * x + y * y);
+        }
+        nodes.push(world.add_particle(&d).unwrap());
+    }
+    for (a, b) in [(1, 3), (1, 4), (3, 4)] {
+        world.add_distance(&DistanceDef::new(nodes[a], nodes[b])).unwrap();
+    }
+    let zeta = 0.3;
+    let w0 = 2.0 * std::f64::consts::PI;
+    let (q, p) = (inertia * w0 * w0, 2.0 * zeta * inertia * w0);
+    let parts = [
+        DrivePartDef::new("base", &["b0", "pivot", "b1"]),
+        DrivePartDef::new("head", &["pivot", "h1", "h2"])
+            .parent("base")
+            .gains(DriveGains::Physical { stiffness: q, damping: p }),
+    ];
+    let h = PoseDrive::add(&mut world, &rig, &nodes, &parts, &PoseDriveDef::default()).unwrap();
+    let step = 0.2;
+    let z = Vector3::new(0.0, 0.0, 1.0);
+    world.controller_mut(h).unwrap().set_target(1, Quat::from_axis_angle(z, step)).unwrap();
+    let dt = 1.0 / 240.0;
+    let (mut peak, mut prev, mut ups) = (0.0f64, 0.0f64, Vec::new());
+    for k in 1..=960 {
+        world.step(dt).unwrap();
+        let qr = world.controller(h).unwrap().relative_orientation(world.particles(), 1).unwrap();
+        let th = 2.0 * qr.z.atan2(qr.w);
+        peak = peak.max(th);
+        let (e0, e1) = (prev - step, th - step);
+        if e0 < 0.0 && e1 >= 0.0 && k > 1 {
+            ups.push(dt * (k as f64 - 1.0 + e0 / (e0 - e1)));
+        }
+        prev = th;
+    }
+    let overshoot = (peak - step) / step;
+    let want = (-zeta * std::f64::consts::PI / (1.0 - zeta * zeta).sqrt()).exp();
+    let want_t = 2.0 * std::f64::consts::PI / (w0 * (1.0 - zeta * zeta).sqrt());
+    let t = ups[1] - ups[0];
+    println!("3D ζ = {zeta}: overshoot {overshoot:.5} (want {want:.5}), period {t:.5} s (want {want_t:.5})");
+    assert!(((overshoot - want) / want).abs() < 0.02, "{overshoot} vs {want}");
+    assert!(((t - want_t) / want_t).abs() < 0.02, "{t} vs {want_t}");
 }
