@@ -36,7 +36,10 @@
 //! - [`Ragdoll`] (here): spawning a rig into a [`World`], hit impulses, statistics;
 //! - [`grab`]: dragging any node with a hard or soft pin and throwing it on release;
 //! - [`pose`]: poses, entering physics from animation, muscle target poses;
-//! - [`envelope`] and [`muscle`]: the Shadow Fight 3 muscle ragdoll.
+//! - [`envelope`] and [`muscle`]: the Shadow Fight 3 muscle ragdoll;
+//! - [`frame`], [`drive`], [`reaction`] and [`drive_parts`]: pose drives (orientations of
+//!   parts made of particles, implicit spring-dampers toward an animated pose) and hit
+//!   reactions (strength drop, knock-out, get-up) for active ragdolls.
 //!
 //! # Example
 //!
@@ -115,18 +118,25 @@
 //! grabbed, or a constraint from outside moves one of its nodes. [`Ragdoll::is_at_rest`]
 //! tells whether every node is below a given speed now.
 
+pub mod drive;
+pub mod drive_parts;
 pub mod envelope;
+pub mod frame;
 pub mod grab;
 pub mod muscle;
 pub mod pose;
 pub mod presets;
+pub mod reaction;
 pub mod rig;
 pub mod stats;
 
+pub use drive::{DriveGains, DrivePartDef, PoseDrive, PoseDriveDef, PoseDriveHandle};
 pub use envelope::{BlendSchedule, StrengthEnvelope};
+pub use frame::{DriveAxes, DriveSpace};
 pub use grab::Grab;
 pub use muscle::{MuscleRagdoll, MuscleRagdollDef, MuscleRagdollHandle};
 pub use pose::{Pose, SpawnDef, TargetPose, pose_distance};
+pub use reaction::{DrivePhase, HitReactionDef, HitRecord};
 pub use rig::{
     BoneDef, MuscleDef, NodeDef, NodeRef, ResolvedLimit, ResolvedRig, RigDef, RigError, RigItem, RigLimit, TwistDef,
 };

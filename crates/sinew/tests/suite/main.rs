@@ -11,6 +11,7 @@ mod architecture;
 mod clock;
 mod constraints;
 mod contacts;
+mod drive;
 mod fixed_point;
 mod fixed_range;
 mod forces;
