@@ -6,6 +6,7 @@ use crate::arena::Arena;
 use crate::collider::Collider;
 use crate::constraint::{Attachment, Bending, Distance, Tether};
 use crate::contact::anchors::ContactAnchors;
+use crate::contact::bodies::BodyState;
 use crate::controller::Controller;
 use crate::driver::KeyframeDriver;
 use crate::math::Real;
@@ -28,6 +29,8 @@ pub(crate) struct WorldState<S: Space> {
     pub particles: ParticleSet<S>,
     /// Per particle slot: its contact anchor (which steps gather collider pairs afresh).
     pub anchors: ContactAnchors<S>,
+    /// Bodies (who collides with whom in body contacts); hashed only while those are on.
+    pub bodies: BodyState,
     /// Colliders, with their poses at the start of the step (which give their velocity).
     pub colliders: Arena<Collider<S>>,
     pub distances: Arena<Distance<RealOf<S>>>,
@@ -53,7 +56,7 @@ pub(crate) struct WorldState<S: Space> {
 }
 
 saved_state!(impl[S: Space] WorldState<S> {
-    def, particles, anchors, colliders, distances, tethers, bendings, attachments, limits, drivers, ropes,
+    def, particles, anchors, bodies, colliders, distances, tethers, bendings, attachments, limits, drivers, ropes,
     sleep_groups, controllers, time, time_carry, step_count, last_h,
 });
 
@@ -90,6 +93,7 @@ impl<S: Space> WorldState<S> {
             def,
             particles: ParticleSet::default(),
             anchors: ContactAnchors::default(),
+            bodies: BodyState { enabled: def.body_contacts, ..BodyState::default() },
             colliders: Arena::default(),
             distances: Arena::default(),
             tethers: Arena::default(),
