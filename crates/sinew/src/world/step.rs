@@ -471,6 +471,8 @@ impl<S: Space> World<S> {
         let trees = &mut self.derived.order.trees;
         if !trees.is_empty() {
             fill_pushed(trees, ps, &sc.contacts);
+            // Bones a body contact pushed too: heavy along the push.
+            trees.pushed.extend(sc.bodies.pushed.iter().map(|&(k, n)| (k, n, false)));
             trees.solve_after_contacts(ps);
         }
     }

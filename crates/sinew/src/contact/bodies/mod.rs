@@ -205,6 +205,9 @@ pub(crate) struct BodyScratch<S: Space> {
     adj: Vec<u32>,
     adj_fill: Vec<u32>,
     grid: PairGrid,
+    /// The particles this iteration's projections pushed, with the direction (for the
+    /// tree solve after contacts, as the collider contacts' pushed particles).
+    pub pushed: Vec<(u32, VecOf<S>)>,
     pub stats: BodyContactStats,
 }
 
@@ -223,6 +226,7 @@ impl<S: Space> BodyScratch<S> {
         self.prims.clear();
         self.pairs.clear();
         self.members.clear();
+        self.pushed.clear();
         self.stats = BodyContactStats::default();
     }
 
@@ -390,6 +394,7 @@ impl<S: Space> BodyScratch<S> {
         let (zero, one) = (RealOf::<S>::ZERO, RealOf::<S>::ONE);
         let mut contacts = 0;
         let mut deepest = zero;
+        self.pushed.clear();
         for &(i, j) in &self.pairs {
             let (p, q) = (self.prims[i as usize], self.prims[j as usize]);
             let (a, b, c, d) = (p.a as usize, p.b as usize, q.a as usize, q.b as usize);
@@ -418,6 +423,23 @@ impl<S: Space> BodyScratch<S> {
             contacts += 1;
             let lambda = depth / w;
             apply(ps, [a, b, c, d], &ws, n * lambda);
+            for (&k, &c) in [a, b, c, d].iter().zip(&ws) {
+                if c != zero && ps.inv_mass[k] > zero {
+                    self.pushed.push((k as u32, if c > zero { n } else { -n }));
+                }
+            }
+            // The part that undoes an overlap the substep started with moves the start
+            // too: it is no velocity (else two particles spawned overlapping would fly
+            // apart at depth/h).
+            let was = ps.prev[a].lerp(ps.prev[b], s) - ps.prev[c].lerp(ps.prev[d], t);
+            let depth0 = r - n.dot(was);
+            if depth0 > zero {
+                let shift = n * (depth0.min(depth) / w);
+                for (&k, &c) in [a, b, c, d].iter().zip(&ws) {
+                    let wk = ps.inv_mass[k];
+                    ps.prev[k] += shift * (c * wk);
+                }
+            }
             // Friction: the relative tangential motion of p and q in the substep.
             if mu.1 > zero || mu.0 > zero {
                 let dp = (ps.pos[a] - ps.prev[a]).lerp(ps.pos[b] - ps.prev[b], s);
