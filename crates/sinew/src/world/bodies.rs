@@ -56,7 +56,10 @@ impl<S: Space> World<S> {
     }
 
     /// Turns collisions between a body's own primitives on or off (off by default). Bones
-    /// that share a particle, or that a bone ties together, never collide.
+    /// within two bones of each other (sharing a particle, or with particles a bone or
+    /// two tie together) never collide, nor do primitives that overlap when this is
+    /// turned on (a rig's rest pose: a hand resting against a hip): turn it on with the
+    /// body in a pose it may return to.
     pub fn set_self_collision(&mut self, body: BodyId, on: bool) -> Result<(), SinewError> {
         self.check_body(Some(body))?;
         let list = &mut self.state.bodies.self_collide;
@@ -64,9 +67,25 @@ impl<S: Space> World<S> {
             (Err(i), true) => list.insert(i, body.0),
             (Ok(i), false) => {
                 list.remove(i);
+                return Ok(());
             }
-            _ => {}
+            _ => return Ok(()),
         }
+        // The body's primitives as they are now: bones, rope spans, spheres.
+        let st = &self.state;
+        let of = |k: u32| BodyState::get(&st.bodies.body, k as usize) == body.0;
+        let mut segs: Vec<(u32, u32)> = st.distances.values().filter(|c| of(c.a) && of(c.b)).map(|c| (c.a, c.b)).collect();
+        for (h, r) in st.ropes.iter() {
+            if BodyState::get(&st.bodies.rope_body, h.index as usize) == body.0 {
+                segs.extend(r.idx.windows(2).map(|w| (w[0], w[1])));
+            }
+        }
+        let ps = &st.particles;
+        let lone = (0..ps.slot_count() as u32).filter(|&k| of(k) && ps.handle_at(k as usize).is_some());
+        let lone: Vec<u32> = lone.filter(|&k| !segs.iter().any(|&(a, b)| a == k || b == k)).collect();
+        segs.extend(lone.into_iter().map(|k| (k, k)));
+        let (bodies, ps) = (&mut self.state.bodies, &self.state.particles);
+        bodies.exclude_overlapping(body.0, ps, &segs);
         Ok(())
     }
 

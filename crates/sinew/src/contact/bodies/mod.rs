@@ -114,23 +114,33 @@ pub(crate) struct BodyState {
     pub next: u32,
     /// Bodies with self-collision on, sorted.
     pub self_collide: Vec<u32>,
+    /// Pairs of a self-colliding body's primitives that overlapped when self-collision
+    /// was turned on (a rig's rest pose), never paired: `[a, b, c, d]` with `a < b`,
+    /// `c < d`, `(a, b) < (c, d)` (particle slots; a sphere is `[k, k]`), sorted.
+    pub excluded: Vec<[u32; 4]>,
 }
 
 impl SavedState for BodyState {
     fn hash_state(&self, h: &mut StateHasher) {
         if self.enabled {
-            let Self { enabled: _, body, rope_body, next, self_collide } = self;
+            let Self { enabled: _, body, rope_body, next, self_collide, excluded } = self;
             body.hash_state(h);
             rope_body.hash_state(h);
             next.hash_state(h);
             self_collide.hash_state(h);
+            h.write_u64(excluded.len() as u64);
+            for e in excluded {
+                e.iter().for_each(|&x| h.write_u64(u64::from(x)));
+            }
         }
     }
     fn heap_bytes(&self) -> usize {
         (self.body.capacity() + self.rope_body.capacity() + self.self_collide.capacity()) * 4
+            + self.excluded.capacity() * 16
     }
     fn copy_from(&mut self, o: &Self) {
-        let Self { enabled, body, rope_body, next, self_collide } = self;
+        let Self { enabled, body, rope_body, next, self_collide, excluded } = self;
+        excluded.clone_from(&o.excluded);
         *enabled = o.enabled;
         body.copy_from(&o.body);
         rope_body.copy_from(&o.rope_body);
@@ -154,6 +164,40 @@ impl BodyState {
     }
     fn self_collides(&self, body: u32) -> bool {
         self.self_collide.binary_search(&body).is_ok()
+    }
+
+    /// The exclusion key of two primitives.
+    fn key(p: (u32, u32), q: (u32, u32)) -> [u32; 4] {
+        let p = (p.0.min(p.1), p.0.max(p.1));
+        let q = (q.0.min(q.1), q.0.max(q.1));
+        let (x, y) = if p <= q { (p, q) } else { (q, p) };
+        [x.0, x.1, y.0, y.1]
+    }
+
+    /// Lists the pairs of `body`'s primitives (`segments`: particle slots of its bones and
+    /// spans, then spheres as `(k, k)`) that overlap now, as pairs never to collide.
+    pub fn exclude_overlapping<S: Space>(&mut self, body: u32, ps: &ParticleSet<S>, segments: &[(u32, u32)]) {
+        let zero = RealOf::<S>::ZERO;
+        for (i, &(a, b)) in segments.iter().enumerate() {
+            for &(c, d) in &segments[i + 1..] {
+                if a == c || a == d || b == c || b == d {
+                    continue;
+                }
+                let (pa, pb, pc, pd) = (ps.pos[a as usize], ps.pos[b as usize], ps.pos[c as usize], ps.pos[d as usize]);
+                let (s, t) = segment::closest_params(pa, pb, pc, pd);
+                let (s, t) = (if a == b { zero } else { s }, if c == d { zero } else { t });
+                let rad = |k: u32| ps.radius[k as usize];
+                let r = rad(a) + (rad(b) - rad(a)) * s + rad(c) + (rad(d) - rad(c)) * t;
+                // A millimetre of margin: touching at rest counts.
+                let r = r + RealOf::<S>::from_ratio(1, 1000);
+                if (pa.lerp(pb, s) - pc.lerp(pd, t)).length_squared() < r.sq() {
+                    self.excluded.push(Self::key((a, b), (c, d)));
+                }
+            }
+        }
+        let _ = body;
+        self.excluded.sort_unstable();
+        self.excluded.dedup();
     }
 }
 
@@ -350,12 +394,12 @@ impl<S: Space> BodyScratch<S> {
         self.pairs.clear();
         let prims = &self.prims;
         let (adj_start, adj) = (&self.adj_start, &self.adj);
-        let tied = |x: u32, y: u32| {
-            x == y || {
-                let (s, e) = (adj_start[x as usize] as usize, adj_start[x as usize + 1] as usize);
-                adj[s..e].contains(&y)
-            }
+        let near = |x: u32| {
+            let (s, e) = (adj_start[x as usize] as usize, adj_start[x as usize + 1] as usize);
+            &adj[s..e]
         };
+        // Within two bones of each other.
+        let tied = |x: u32, y: u32| x == y || near(x).iter().any(|&z| z == y || near(z).contains(&y));
         let accept = |i: u32, j: u32| {
             let (p, q) = (&prims[i as usize], &prims[j as usize]);
             if p.a == q.a || p.a == q.b || p.b == q.a || p.b == q.b || !p.groups.test(q.groups) {
@@ -369,6 +413,7 @@ impl<S: Space> BodyScratch<S> {
             let one = p.bodies[0] == p.bodies[1] && q.bodies == p.bodies;
             one && state.self_collides(p.bodies[0])
                 && !(tied(p.a, q.a) || tied(p.a, q.b) || tied(p.b, q.a) || tied(p.b, q.b))
+                && state.excluded.binary_search(&BodyState::key((p.a, p.b), (q.a, q.b))).is_err()
         };
         self.grid.pairs(&self.boxes, accept, &mut self.pairs);
         self.pairs.sort_unstable();
