@@ -3,6 +3,7 @@
 //! distance between two segments by a ternary search on the convex function
 //! `s ↦ dist(p(s), segment q)` (60 rounds: far below a micrometre), minus the radii.
 
+use crate::rng::Rng;
 use sinew::prelude::*;
 use sinew::ragdoll::presets;
 use sinew::{DVec2, RealOf, Rot2, RotOf, VecOf, World};
@@ -435,4 +436,110 @@ fn a_fast_limb_swung_through_another_is_stopped() {
     println!("radius 0.01 m: crossed in {n10} of 10 phases at 10 m/s, {n20} at 20 m/s");
     assert!(n20 > 0, "the stated limit: thin bones faster than R per substep can cross");
     assert!(n10 <= 10);
+}
+
+// ------------------------------------------------------------------ determinism
+
+/// Two 2D ragdolls thrown at each other and a rope dropped on them, in fixed point.
+fn fixed_scene() -> World2x {
+    let x = |a: f64, b: f64| Vector2::<Fx>::from_f64(a, b);
+    let mut w = World2x::new(WorldDef::default().friction(Fx::from_f64(0.5)).body_contacts(true)).unwrap();
+    w.add_collider(&ColliderDef::new(Shape::half_space(x(0.0, 1.0), Fx::ZERO).unwrap())).unwrap();
+    let rig = presets::humanoid16::<Fx>();
+    Ragdoll::spawn(&mut w, &rig, x(-0.8, 0.0), Fx::ONE, x(6.0, 0.0)).unwrap();
+    Ragdoll::spawn(&mut w, &rig, x(0.8, 0.0), Fx::ONE, x(-6.0, 0.0)).unwrap();
+    w.add_rope(&RopeDef::between(x(-1.0, 2.5), x(1.0, 2.5)).segments(20).radius(Fx::from_f64(0.02))).unwrap();
+    w
+}
+
+#[test]
+fn fixed_point_body_contacts_give_the_same_hash_twice_and_after_a_restore() {
+    let run = |steps: usize| {
+        let mut w = fixed_scene();
+        let mut touched = 0;
+        for _ in 0..steps {
+            w.step(Fx::from_f64(DT)).unwrap();
+            touched = touched.max(w.body_contact_stats().contacts);
+        }
+        (w, touched)
+    };
+    let (a, touched) = run(60);
+    let (b, _) = run(60);
+    assert!(touched > 0, "the bodies met");
+    assert_eq!(a.state_hash(), b.state_hash());
+    // Snapshot at 30 steps, continue; restore and continue again: the same state.
+    let (mut w, _) = run(30);
+    let snap = w.snapshot();
+    for _ in 0..30 {
+        w.step(Fx::from_f64(DT)).unwrap();
+    }
+    let h1 = w.state_hash();
+    assert_eq!(h1, a.state_hash(), "stepping on from a snapshot's moment is the same run");
+    w.restore(&snap);
+    for _ in 0..30 {
+        w.step(Fx::from_f64(DT)).unwrap();
+    }
+    assert_eq!(w.state_hash(), h1, "restore then step equals step");
+}
+
+// ------------------------------------------------------------------ many particles
+
+/// `n` particles of radius 5 cm dropped as a jittered lattice into a box `n/50` m wide
+/// (walls and floor are half-spaces), so the pile is about as high for every `n`;
+/// returns the box tests and candidate pairs per particle (means over the last second)
+/// and the deepest particle–particle overlap at the end (brute force over all pairs).
+fn pile(n: usize) -> (f64, f64, f64) {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ n as u64);
+    let width = n as f64 / 50.0;
+    let mut w = World2d::new(WorldDef::default().friction(0.3).body_contacts(true)).unwrap();
+    for (nx, d) in [((0.0, 1.0), 0.0), ((1.0, 0.0), 0.0), ((-1.0, 0.0), -width)] {
+        w.add_collider(&ColliderDef::new(Shape::half_space(DVec2::new(nx.0, nx.1), d).unwrap())).unwrap();
+    }
+    let per_row = (width / 0.12) as usize;
+    let ps: Vec<_> = (0..n)
+        .map(|i| {
+            let (c, r) = (i % per_row, i / per_row);
+            let p = DVec2::new(0.08 + 0.12 * c as f64 + rng.range(-0.01, 0.01), 0.1 + 0.12 * r as f64);
+            w.add_particle(&ParticleDef::at(p).radius(0.05).mass(0.1)).unwrap()
+        })
+        .collect();
+    let (mut tests, mut pairs) = (0.0, 0.0);
+    for step in 0..180 {
+        w.step(DT).unwrap();
+        if step >= 120 {
+            let s = w.body_contact_stats();
+            tests += s.box_tests as f64 / 60.0;
+            pairs += f64::from(s.candidate_pairs) / 60.0;
+        }
+    }
+    let pos: Vec<DVec2> = ps.iter().map(|&h| w.particles().position(h).unwrap()).collect();
+    let mut worst = 0.0f64;
+    for i in 0..n {
+        for j in i + 1..n {
+            worst = worst.max(0.1 - (pos[i] - pos[j]).length());
+        }
+    }
+    (tests / n as f64, pairs / n as f64, worst)
+}
+
+/// The broad phase's work per particle stays flat as the scene grows: 250 to 2000
+/// particles at the same density, the box tests and candidate pairs per particle vary by
+/// less than 25 % (measured: 9.3–9.9 box tests and 2.44–2.54 candidate pairs per
+/// particle; a brute force would grow 8×). The contacts are resolved: after 3 s no two
+/// particles of any pile overlap by more than 1 cm, a fifth of the radius (measured:
+/// 5.0 mm with 1000 particles, 3.8–7.5 mm over the four sizes; one iteration per substep
+/// leaves the pile's weight compressing its bottom rows a little).
+#[test]
+fn the_cost_of_body_contacts_grows_linearly_and_a_pile_of_1000_particles_is_resolved() {
+    let figures: Vec<_> = [250, 500, 1000, 2000].into_iter().map(|n| (n, pile(n))).collect();
+    for (n, (t, p, d)) in &figures {
+        println!("{n} particles: {t:.1} box tests and {p:.2} candidate pairs per particle, deepest overlap {:.2} mm", d * 1e3);
+    }
+    let (t0, p0) = (figures[0].1.0, figures[0].1.1);
+    for (n, (t, p, _)) in &figures {
+        assert!((t / t0 - 1.0).abs() < 0.25 && (p / p0 - 1.0).abs() < 0.25, "{n}: {t} tests, {p} pairs per particle");
+    }
+    for (n, (_, _, d)) in &figures {
+        assert!(*d < 0.01, "{n} particles: overlap {d} m");
+    }
 }
