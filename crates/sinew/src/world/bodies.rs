@@ -14,7 +14,11 @@ impl<S: Space> World<S> {
     pub fn new_body(&mut self) -> Result<BodyId, SinewError> {
         let b = &mut self.state.bodies;
         if b.next >= MAX_BODIES {
-            return Err(SinewError::LimitExceeded { what: "bodies", limit: MAX_BODIES as usize, requested: MAX_BODIES as usize + 1 });
+            return Err(SinewError::LimitExceeded {
+                what: "bodies",
+                limit: MAX_BODIES as usize,
+                requested: MAX_BODIES as usize + 1,
+            });
         }
         b.next += 1;
         Ok(BodyId(b.next - 1))
@@ -74,7 +78,8 @@ impl<S: Space> World<S> {
         // The body's primitives as they are now: bones, rope spans, spheres.
         let st = &self.state;
         let of = |k: u32| BodyState::get(&st.bodies.body, k as usize) == body.0;
-        let mut segs: Vec<(u32, u32)> = st.distances.values().filter(|c| of(c.a) && of(c.b)).map(|c| (c.a, c.b)).collect();
+        let mut segs: Vec<(u32, u32)> =
+            st.distances.values().filter(|c| of(c.a) && of(c.b)).map(|c| (c.a, c.b)).collect();
         for (h, r) in st.ropes.iter() {
             if BodyState::get(&st.bodies.rope_body, h.index as usize) == body.0 {
                 segs.extend(r.idx.windows(2).map(|w| (w[0], w[1])));

@@ -180,7 +180,9 @@ fn coincident_particles_are_pushed_apart_without_nan() {
 fn groups_filter_which_particles_collide() {
     let run = |ga: InteractionGroups, gb: InteractionGroups| {
         let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO).body_contacts(true)).unwrap();
-        let a = w.add_particle(&ParticleDef::at(DVec2::new(-1.0, 0.0)).radius(0.1).velocity(DVec2::new(3.0, 0.0)).groups(ga)).unwrap();
+        let a = w
+            .add_particle(&ParticleDef::at(DVec2::new(-1.0, 0.0)).radius(0.1).velocity(DVec2::new(3.0, 0.0)).groups(ga))
+            .unwrap();
         let b = w.add_particle(&ParticleDef::at(DVec2::new(1.0, 0.0)).radius(0.1).groups(gb)).unwrap();
         for _ in 0..60 {
             w.step(DT).unwrap();
@@ -255,7 +257,11 @@ fn thrown<S: sinew::ragdoll::RigSpace>(rig: &RigDef<S>) -> (f64, u32) {
 fn two_ragdolls_thrown_at_each_other_at_10_m_s_do_not_interpenetrate_deeper_than_2_cm() {
     let (d2, c2) = thrown(&presets::humanoid16::<f64>());
     let (d3, c3) = thrown(&presets::humanoid3d::<f64>());
-    println!("humanoid16: deepest {:.2} mm, {c2} contacts; humanoid3d: deepest {:.2} mm, {c3} contacts", d2 * 1e3, d3 * 1e3);
+    println!(
+        "humanoid16: deepest {:.2} mm, {c2} contacts; humanoid3d: deepest {:.2} mm, {c3} contacts",
+        d2 * 1e3,
+        d3 * 1e3
+    );
     assert!(c2 > 0 && c3 > 0, "they met");
     assert!(d2 < 0.02, "2D: {d2} m deep");
     assert!(d3 < 0.02, "3D: {d3} m deep");
@@ -295,10 +301,7 @@ fn rope_on_ragdoll<S: sinew::ragdoll::RigSpace>(rig: &RigDef<S>, lying: RotOf<S>
     let cx = nodes.iter().map(|p| p[0]).sum::<f64>() / nodes.len() as f64;
     let cz = nodes.iter().map(|p| p[2]).sum::<f64>() / nodes.len() as f64;
     let top = nodes.iter().map(|p| p[1]).fold(0.0, f64::max);
-    let (a, b) = (
-        [cx - across[0], top + 0.4, cz - across[2]],
-        [cx + across[0], top + 0.4, cz + across[2]],
-    );
+    let (a, b) = ([cx - across[0], top + 0.4, cz - across[2]], [cx + across[0], top + 0.4, cz + across[2]]);
     let rope = w.add_rope(&RopeDef::between(v(a), v(b)).segments(40).radius(r(0.02)).mass(r(1.0))).unwrap();
     let (bones, spans) = (bones_of(&w, &rd), spans_of(&w, rope));
     let mut worst = 0.0f64;
@@ -318,7 +321,13 @@ fn a_rope_dropped_on_a_ragdoll_rests_on_it_without_passing_through() {
     // 3D: humanoid3d lying along x; the rope falls across its chest, along z.
     let lying3 = sinew::Quat::from_axis_angle(Vector3::new(0.0, 0.0, 1.0), -core::f64::consts::FRAC_PI_2);
     let (d3, h3) = rope_on_ragdoll(&presets::humanoid3d::<f64>(), lying3, [0.0, 0.0, 1.0]);
-    println!("rope on ragdoll: 2D deepest {:.2} mm, top {:.3} m; 3D deepest {:.2} mm, top {:.3} m", d2 * 1e3, h2, d3 * 1e3, h3);
+    println!(
+        "rope on ragdoll: 2D deepest {:.2} mm, top {:.3} m; 3D deepest {:.2} mm, top {:.3} m",
+        d2 * 1e3,
+        h2,
+        d3 * 1e3,
+        h3
+    );
     assert!(d2 < 0.02 && d3 < 0.02, "{d2} {d3}");
     // On the floor alone the rope would lie at its radius, 0.02 m: it rests on the body.
     assert!(h2 > 0.1 && h3 > 0.1, "{h2} {h3}");
@@ -373,7 +382,11 @@ fn a_self_colliding_ragdoll_at_rest_is_not_pushed_apart_by_bones_overlapping_at_
             for _ in 0..30 {
                 w.step(DT).unwrap();
             }
-            rd.nodes().iter().zip(&start).map(|(&h, s)| (w.particles().position(h).unwrap() - *s).length()).fold(0.0, f64::max)
+            rd.nodes()
+                .iter()
+                .zip(&start)
+                .map(|(&h, s)| (w.particles().position(h).unwrap() - *s).length())
+                .fold(0.0, f64::max)
         } else {
             let mut w = World2d::new(WorldDef::default().gravity(DVec2::ZERO).body_contacts(true)).unwrap();
             let rig = presets::humanoid16::<f64>();
@@ -384,7 +397,11 @@ fn a_self_colliding_ragdoll_at_rest_is_not_pushed_apart_by_bones_overlapping_at_
             for _ in 0..30 {
                 w.step(DT).unwrap();
             }
-            rd.nodes().iter().zip(&start).map(|(&h, s)| (w.particles().position(h).unwrap() - *s).length()).fold(0.0, f64::max)
+            rd.nodes()
+                .iter()
+                .zip(&start)
+                .map(|(&h, s)| (w.particles().position(h).unwrap() - *s).length())
+                .fold(0.0, f64::max)
         };
         println!("self-colliding ragdoll at rest (3D {rig3}): moved {moved:e} m");
         assert!(moved < 1e-3, "3D {rig3}: a node moved {moved} m");
@@ -533,7 +550,10 @@ fn pile(n: usize) -> (f64, f64, f64) {
 fn the_cost_of_body_contacts_grows_linearly_and_a_pile_of_1000_particles_is_resolved() {
     let figures: Vec<_> = [250, 500, 1000, 2000].into_iter().map(|n| (n, pile(n))).collect();
     for (n, (t, p, d)) in &figures {
-        println!("{n} particles: {t:.1} box tests and {p:.2} candidate pairs per particle, deepest overlap {:.2} mm", d * 1e3);
+        println!(
+            "{n} particles: {t:.1} box tests and {p:.2} candidate pairs per particle, deepest overlap {:.2} mm",
+            d * 1e3
+        );
     }
     let (t0, p0) = (figures[0].1.0, figures[0].1.1);
     for (n, (t, p, _)) in &figures {

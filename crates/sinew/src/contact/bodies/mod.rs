@@ -524,7 +524,11 @@ fn apply<S: Space>(ps: &mut ParticleSet<S>, k: [usize; 4], ws: &[RealOf<S>; 4], 
 
 /// A direction for two coincident points: from where they were at the substep's start,
 /// else the first axis.
-fn fallback_normal<S: Space>(ps: &ParticleSet<S>, (a, b, s): (usize, usize, RealOf<S>), (c, d, t): (usize, usize, RealOf<S>)) -> VecOf<S> {
+fn fallback_normal<S: Space>(
+    ps: &ParticleSet<S>,
+    (a, b, s): (usize, usize, RealOf<S>),
+    (c, d, t): (usize, usize, RealOf<S>),
+) -> VecOf<S> {
     let was = ps.prev[a].lerp(ps.prev[b], s) - ps.prev[c].lerp(ps.prev[d], t);
     let (n, len) = was.normalize_and_length();
     if len > RealOf::<S>::GEOMETRIC_EPSILON {
