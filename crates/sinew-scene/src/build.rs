@@ -263,6 +263,9 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Re
     if let Some(on) = spec.tree_solve {
         def.tree_solve = on;
     }
+    if let Some(on) = spec.body_contacts {
+        def.body_contacts = on;
+    }
     if let Some(d) = spec.plane_reuse {
         def.plane_reuse = real::<S>(non_negative("plane_reuse", d)?);
     }

@@ -52,6 +52,10 @@ pub struct SceneSpec {
     /// false in 3D.
     #[serde(default)]
     pub tree_solve: Option<bool>,
+    /// Contacts between bodies: particles as spheres, bones and rope spans as capsules
+    /// (`WorldDef::body_contacts`); default false.
+    #[serde(default)]
+    pub body_contacts: Option<bool>,
     /// Particles.
     #[serde(default)]
     pub particles: Vec<ParticleSpec>,

@@ -65,6 +65,7 @@ pub use constraint::{
     AngleLimit, AngleLimitDef, AttachmentDef, AttachmentHandle, BendingDef, BendingHandle, DistanceDef, DistanceHandle,
     JointLimit, JointLimitHandle, SwingTwistLimit, SwingTwistLimitDef, TetherDef, TetherHandle,
 };
+pub use contact::bodies::BodyContactStats;
 pub use controller::SubstepSolver;
 pub use controller::{Controller, ControllerHandle};
 pub use debug_draw::{DebugDraw, DebugDrawOptions, DrawKind, Rgba, Style};
@@ -72,7 +73,7 @@ pub use driver::{DriverDef, DriverHandle};
 pub use error::SinewError;
 pub use limits::Limits;
 pub use math::{Fx, Quat, Real, Rot2, Rotation, Vector, Vector2, Vector3};
-pub use particle::{InteractionGroups, ParticleDef, ParticleHandle};
+pub use particle::{BodyId, InteractionGroups, ParticleDef, ParticleHandle};
 pub use ragdoll::{MuscleRagdoll, MuscleRagdollDef, MuscleRagdollHandle, Pose, Ragdoll, RigDef, SpawnDef, TargetPose};
 pub use rope::{Rope, RopeDef, RopeEnd, RopeHandle, RopePoint, TautMode, Wrap};
 pub use sleep::{SleepGroup, SleepGroupHandle};

@@ -14,6 +14,7 @@
 //! | projection with static friction | `solve.rs` | every iteration |
 //! | rope span contacts | `span.rs` | gathered once per step, tested and solved every substep |
 //! | dynamic friction and restitution | `velocity.rs` | after every substep |
+//! | contacts between bodies (opt-in) | `bodies/` | pairs once per step, projected every iteration |
 //!
 //! # Contact planes
 //!
@@ -132,6 +133,7 @@
 //! bare distances keeps the per-particle bounce.
 
 pub(crate) mod anchors;
+pub mod bodies;
 pub(crate) mod cache;
 pub(crate) mod gather;
 pub(crate) mod narrow;

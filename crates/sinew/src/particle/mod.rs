@@ -88,6 +88,22 @@ impl Default for InteractionGroups {
     }
 }
 
+/// A body: a set of particles (a ragdoll's, a rope's) whose primitives do not collide with
+/// each other, unless self-collision is turned on for it
+/// ([`crate::World::set_self_collision`]). Made by [`crate::World::new_body`]; ragdolls and
+/// ropes get one each when spawned. Only read while body contacts are on
+/// ([`crate::WorldDef::body_contacts`], see [`crate::contact::bodies`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyId(pub(crate) u32);
+
+impl BodyId {
+    /// The id's number (bodies are numbered from 0 in the order they were made).
+    #[must_use]
+    pub fn index(self) -> u32 {
+        self.0
+    }
+}
+
 /// Definition of a particle (Box2D style: a small struct with defaults and builder
 /// methods).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -109,6 +125,8 @@ pub struct ParticleDef<S: Space> {
     pub groups: InteractionGroups,
     /// Friction coefficient against colliders; `None` = use the collider's or the world's.
     pub friction: Option<RealOf<S>>,
+    /// The body the particle belongs to, for body contacts; `None`: a body of its own.
+    pub body: Option<BodyId>,
 }
 
 impl<S: Space> Default for ParticleDef<S> {
@@ -122,6 +140,7 @@ impl<S: Space> Default for ParticleDef<S> {
             gravity_scale: RealOf::<S>::ONE,
             groups: InteractionGroups::ALL,
             friction: None,
+            body: None,
         }
     }
 }
@@ -172,6 +191,12 @@ impl<S: Space> ParticleDef<S> {
     #[must_use]
     pub fn friction(mut self, mu: RealOf<S>) -> Self {
         self.friction = Some(mu);
+        self
+    }
+    /// Sets the body (see [`BodyId`]).
+    #[must_use]
+    pub fn body(mut self, body: BodyId) -> Self {
+        self.body = Some(body);
         self
     }
 }

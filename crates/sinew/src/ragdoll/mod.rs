@@ -302,6 +302,8 @@ pub(crate) fn spawn_particles<S: Space>(
     state: &SpawnDef<S>,
 ) -> Result<Vec<ParticleHandle>, SinewError> {
     let mut nodes = Vec::with_capacity(rig.node_count());
+    // One body per ragdoll (read only while body contacts are on).
+    let body = world.new_body()?;
     for (i, n) in rig.nodes.iter().enumerate() {
         let def = ParticleDef {
             position: state.pose.positions[i],
@@ -312,6 +314,7 @@ pub(crate) fn spawn_particles<S: Space>(
             gravity_scale: RealOf::<S>::ONE,
             groups: if n.collides { InteractionGroups::ALL } else { InteractionGroups::NONE },
             friction: n.friction,
+            body: Some(body),
         };
         match world.add_particle(&def) {
             Ok(h) => nodes.push(h),

@@ -63,7 +63,23 @@ impl<S: Space> World<S> {
                 value: Some(f.to_f64()),
             });
         }
+        let body = match def.body {
+            Some(b) if b.0 >= self.state.bodies.next => {
+                return Err(SinewError::InvalidParameter {
+                    what: "particle body",
+                    reason: "not made by this world's new_body",
+                    value: Some(f64::from(b.0)),
+                });
+            }
+            Some(b) => b.0,
+            None => crate::contact::bodies::NO_BODY,
+        };
         let h = self.state.particles.insert(def);
+        // Written only where it differs from the default (no body), so that worlds
+        // without bodies hold no body list.
+        if def.body.is_some() || h.index() < self.state.bodies.body.len() {
+            crate::contact::bodies::BodyState::set(&mut self.state.bodies.body, h.index(), body);
+        }
         // A reused slot starts clean: no anchor (no structure names a removed particle's
         // slot, see `remove_particle`).
         self.state.anchors.reset(h.index(), def.position);

@@ -7,7 +7,7 @@ use crate::limits::Limits;
 use crate::math::{Real, Vector};
 use crate::particle::check_finite;
 use crate::space::{RealOf, Space, VecOf};
-use crate::state::saved_state;
+use crate::state::{SavedState, StateHasher};
 
 /// World settings (Box2D style: a small struct with defaults; set fields with the
 /// builder methods, `WorldDef::default().substeps(4).friction(0.5)`, or by assignment).
@@ -62,6 +62,13 @@ pub struct WorldDef<S: Space> {
     /// after 5 s, and a 5 m drop at 4 substeps can fold its torso block inside out
     /// (bones then 2.9 % off); turn it on for exact 3D bones at 8 substeps or more.
     pub tree_solve: bool,
+    /// Contacts between bodies: particles as spheres, bones and rope spans as capsules, so
+    /// ragdolls, ropes and particles of different bodies push each other (see
+    /// [`crate::contact::bodies`]). Default off: existing worlds step exactly as before and
+    /// keep their state hashes (the setting and the bodies are hashed only while it is
+    /// on), and the cost (a broad phase per step, a segment test per nearby pair per
+    /// iteration) is paid only by worlds that ask for it.
+    pub body_contacts: bool,
     /// What the world may hold (particles, constraints, colliders, rope segments),
     /// checked before anything is added; see [`crate::limits`]. Left out of the state
     /// hash: limits never change what a step computes.
@@ -86,15 +93,51 @@ impl<S: Space> Default for WorldDef<S> {
             impact_passes: 0,
             // On in 2D; off in 3D, see the field's docs.
             tree_solve: S::DIM == 2,
+            body_contacts: false,
             limits: Limits::default(),
         }
     }
 }
 
-saved_state!(impl[S: Space] WorldDef<S> {
-    gravity, substeps, iterations, damping, friction, static_friction, restitution, constraint_order, max_time_step,
-    plane_reuse, impact_passes, tree_solve, limits,
-});
+// Written out rather than by `saved_state!`: `body_contacts` is hashed only when on, so a
+// world that never turns it on keeps the hash it had before the setting existed. The
+// destructuring is exhaustive all the same.
+impl<S: Space> SavedState for WorldDef<S> {
+    fn hash_state(&self, h: &mut StateHasher) {
+        let Self {
+            gravity,
+            substeps,
+            iterations,
+            damping,
+            friction,
+            static_friction,
+            restitution,
+            constraint_order,
+            max_time_step,
+            plane_reuse,
+            impact_passes,
+            tree_solve,
+            body_contacts,
+            limits,
+        } = self;
+        gravity.hash_state(h);
+        substeps.hash_state(h);
+        iterations.hash_state(h);
+        damping.hash_state(h);
+        friction.hash_state(h);
+        static_friction.hash_state(h);
+        restitution.hash_state(h);
+        constraint_order.hash_state(h);
+        max_time_step.hash_state(h);
+        plane_reuse.hash_state(h);
+        impact_passes.hash_state(h);
+        tree_solve.hash_state(h);
+        if *body_contacts {
+            h.write_u64(0xB0D1_C0DE);
+        }
+        limits.hash_state(h);
+    }
+}
 
 impl<S: Space> WorldDef<S> {
     /// Sets the gravity (m/s²).
@@ -168,6 +211,13 @@ impl<S: Space> WorldDef<S> {
     #[must_use]
     pub fn tree_solve(mut self, on: bool) -> Self {
         self.tree_solve = on;
+        self
+    }
+
+    /// Turns contacts between bodies on or off (see [`WorldDef::body_contacts`]).
+    #[must_use]
+    pub fn body_contacts(mut self, on: bool) -> Self {
+        self.body_contacts = on;
         self
     }
 

@@ -65,6 +65,7 @@
 //! `scratch` is the per-step working memory (contact lists, caches, solver buffers).
 
 mod api;
+mod bodies;
 mod def;
 mod ropes;
 mod snapshot;
@@ -80,6 +81,7 @@ use crate::collider::BroadPhase;
 use crate::constraint::group_solve::GroupSolver;
 use crate::constraint::groups::ConstraintGroups;
 use crate::constraint::order::ConstraintOrdering;
+use crate::contact::bodies::BodyScratch;
 use crate::contact::span::{EdgeContact, EdgeScratch};
 use crate::contact::{Contact, ContactScratch};
 use crate::math::Real;
@@ -152,6 +154,8 @@ pub(crate) struct Scratch<S: Space> {
     pub tension: crate::rope::tension::TensionScratch<RealOf<S>>,
     /// Working memory of the taut ropes.
     pub taut: crate::rope::taut::solve::TautScratch<VecOf<S>, RealOf<S>>,
+    /// The body contacts' primitives, pairs and grid.
+    pub bodies: BodyScratch<S>,
     /// The impact passes' direct solve.
     pub group_solver: GroupSolver<S>,
     /// Particles recovered from a non-finite state this step.
@@ -188,6 +192,7 @@ impl<S: Space> World<S> {
         if def.plane_reuse != old.plane_reuse || def.friction != old.friction {
             self.state.anchors.drop_all();
         }
+        self.state.bodies.enabled = def.body_contacts;
         self.state.def = def;
         Ok(())
     }

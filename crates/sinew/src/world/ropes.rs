@@ -3,6 +3,7 @@
 use super::World;
 use crate::SinewError;
 use crate::arena::Arena;
+use crate::contact::bodies::{BodyState, NO_BODY};
 use crate::limits::Limits;
 use crate::math::Real;
 use crate::particle::{ParticleDef, ParticleHandle, ParticleSet, check_finite};
@@ -59,7 +60,17 @@ impl<S: Space> World<S> {
             Ok(h)
         });
         match rope {
-            Ok(rope) => Ok(RopeHandle(self.state.ropes.insert(rope))),
+            Ok(rope) => {
+                let h = RopeHandle(self.state.ropes.insert(rope));
+                // One body per rope: its spans and the particles it made.
+                let body = self.new_body().map_or(NO_BODY, |b| b.0);
+                let bodies = &mut self.state.bodies;
+                BodyState::set(&mut bodies.rope_body, h.0.index as usize, body);
+                for p in made {
+                    BodyState::set(&mut bodies.body, p.index(), body);
+                }
+                Ok(h)
+            }
             Err(e) => {
                 for h in made.into_iter().rev() {
                     let _ = self.remove_particle(h);
@@ -246,6 +257,13 @@ impl<S: Space> World<S> {
     /// piece (the part after the cut), or `None` when that part is a single particle,
     /// which is then left as a free particle (both pieces keep simulating as ropes of their own).
     pub fn cut_rope(&mut self, h: RopeHandle, segment: usize) -> Result<Option<RopeHandle>, SinewError> {
-        crate::rope::tear::cut(&mut self.state.ropes, h, segment)
+        let piece = crate::rope::tear::cut(&mut self.state.ropes, h, segment)?;
+        if let Some(p) = piece {
+            // The piece stays in the rope's body.
+            let bodies = &mut self.state.bodies;
+            let body = BodyState::get(&bodies.rope_body, h.0.index as usize);
+            BodyState::set(&mut bodies.rope_body, p.0.index as usize, body);
+        }
+        Ok(piece)
     }
 }

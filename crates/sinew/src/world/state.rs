@@ -6,6 +6,7 @@ use crate::arena::Arena;
 use crate::collider::Collider;
 use crate::constraint::{Attachment, Bending, Distance, Tether};
 use crate::contact::anchors::ContactAnchors;
+use crate::contact::bodies::BodyState;
 use crate::controller::Controller;
 use crate::driver::KeyframeDriver;
 use crate::math::Real;
@@ -28,6 +29,8 @@ pub(crate) struct WorldState<S: Space> {
     pub particles: ParticleSet<S>,
     /// Per particle slot: its contact anchor (which steps gather collider pairs afresh).
     pub anchors: ContactAnchors<S>,
+    /// Bodies (who collides with whom in body contacts); hashed only while those are on.
+    pub bodies: BodyState,
     /// Colliders, with their poses at the start of the step (which give their velocity).
     pub colliders: Arena<Collider<S>>,
     pub distances: Arena<Distance<RealOf<S>>>,
@@ -53,7 +56,7 @@ pub(crate) struct WorldState<S: Space> {
 }
 
 saved_state!(impl[S: Space] WorldState<S> {
-    def, particles, anchors, colliders, distances, tethers, bendings, attachments, limits, drivers, ropes,
+    def, particles, anchors, bodies, colliders, distances, tethers, bendings, attachments, limits, drivers, ropes,
     sleep_groups, controllers, time, time_carry, step_count, last_h,
 });
 
@@ -90,6 +93,7 @@ impl<S: Space> WorldState<S> {
             def,
             particles: ParticleSet::default(),
             anchors: ContactAnchors::default(),
+            bodies: BodyState { enabled: def.body_contacts, ..BodyState::default() },
             colliders: Arena::default(),
             distances: Arena::default(),
             tethers: Arena::default(),
@@ -129,7 +133,7 @@ mod tests {
 
     /// A world with something in every part of its state.
     fn rich_world() -> W {
-        let mut w = W::new(WorldDef::default().friction(Fx::from_f64(0.5))).unwrap();
+        let mut w = W::new(WorldDef::default().friction(Fx::from_f64(0.5)).body_contacts(true)).unwrap();
         w.add_collider(&ColliderDef::new(Shape::half_space(x(0.0, 1.0), Fx::ZERO).unwrap())).unwrap();
         let paddle =
             w.add_collider(&ColliderDef::new(Shape::cuboid(x(0.3, 0.05)).unwrap()).position(x(3.0, 0.5))).unwrap();
@@ -171,6 +175,7 @@ mod tests {
             def,
             particles,
             anchors,
+            bodies,
             colliders,
             distances,
             tethers,
@@ -192,24 +197,25 @@ mod tests {
             0 => def.plane_reuse += ulp,
             1 => particles.vel[first(3)].x += ulp,
             2 => anchors.info[first(3)].region += ulp,
-            3 => colliders.values[first(1)].as_mut().unwrap().prev_position.y += ulp,
-            4 => distances.values[first(0)].as_mut().unwrap().lambda += ulp,
-            5 => tethers.values[first(0)].as_mut().unwrap().length += ulp,
-            6 => bendings.values[first(0)].as_mut().unwrap().lambda += ulp,
-            7 => attachments.values[first(0)].as_mut().unwrap().lambda.x += ulp,
-            8 => limits.values[first(0)].as_mut().unwrap().lambda += ulp,
-            9 => drivers.values[first(0)].as_mut().unwrap().release = true,
-            10 => ropes.values[first(0)].as_mut().unwrap().lambda[4] += ulp,
-            11 => sleep_groups.values[first(0)].as_mut().unwrap().sleep.calm_steps += 1,
-            12 => {
+            3 => bodies.next += 1,
+            4 => colliders.values[first(1)].as_mut().unwrap().prev_position.y += ulp,
+            5 => distances.values[first(0)].as_mut().unwrap().lambda += ulp,
+            6 => tethers.values[first(0)].as_mut().unwrap().length += ulp,
+            7 => bendings.values[first(0)].as_mut().unwrap().lambda += ulp,
+            8 => attachments.values[first(0)].as_mut().unwrap().lambda.x += ulp,
+            9 => limits.values[first(0)].as_mut().unwrap().lambda += ulp,
+            10 => drivers.values[first(0)].as_mut().unwrap().release = true,
+            11 => ropes.values[first(0)].as_mut().unwrap().lambda[4] += ulp,
+            12 => sleep_groups.values[first(0)].as_mut().unwrap().sleep.calm_steps += 1,
+            13 => {
                 let m = controllers.values[first(0)].as_mut().unwrap();
                 let m = m.as_any_mut().downcast_mut::<MuscleRagdoll<Space2<Fx>>>().unwrap();
                 m.select_preset(1).unwrap();
             }
-            13 => *time += ulp,
-            14 => time_carry.0 += ulp,
-            15 => *step_count += 1,
-            16 => *last_h += ulp,
+            14 => *time += ulp,
+            15 => time_carry.0 += ulp,
+            16 => *step_count += 1,
+            17 => *last_h += ulp,
             _ => return false,
         }
         true
@@ -234,11 +240,11 @@ mod tests {
             assert_eq!(other.state_hash(), h0, "field {fields} of the state is not restored");
             fields += 1;
         }
-        assert_eq!(fields, 17, "every field of WorldState has a check");
+        assert_eq!(fields, 18, "every field of WorldState has a check");
         // And restored, it steps as the original does.
         let (mut a, mut b) = (w.clone(), w);
         let mut c = a.clone();
-        perturb(&mut c.state, 12);
+        perturb(&mut c.state, 13);
         c.restore(&snap);
         for _ in 0..30 {
             a.step(Fx::from_f64(1.0 / 60.0)).unwrap();

@@ -6,6 +6,7 @@ use crate::SinewError;
 use crate::constraint::SubstepContext;
 use crate::constraint::sweep::{self, Sweep};
 use crate::contact::ContactParams;
+use crate::contact::bodies::BodyGather;
 use crate::contact::gather::{Gather, gather_candidates};
 use crate::contact::narrow::{Detect, detect_contacts};
 use crate::contact::solve::solve_contacts;
@@ -357,6 +358,24 @@ impl<S: Space> World<S> {
             d.order.trees.mark_near(sc.contact.probes.iter().map(|p| p.particle));
         }
         self.spans(params).gather();
+        self.gather_bodies(dt);
+    }
+
+    /// The body contacts' primitives and pair list (see [`crate::contact::bodies`]).
+    fn gather_bodies(&mut self, dt: RealOf<S>) {
+        let (st, sc) = (&self.state, &mut self.scratch);
+        if !st.def.body_contacts {
+            sc.bodies.clear();
+            return;
+        }
+        let g = BodyGather {
+            state: &st.bodies,
+            particles: &st.particles,
+            distances: &st.distances,
+            ropes: &st.ropes,
+            gravity: st.def.gravity,
+        };
+        sc.bodies.gather(&g, dt);
     }
 
     /// The span-contact stage's view of the world.
@@ -431,9 +450,21 @@ impl<S: Space> World<S> {
         };
         detect_contacts(det, f0, f1, h);
         self.spans(params).detect(f1);
+        let (st, sc) = (&self.state, &mut self.scratch);
+        if st.def.body_contacts {
+            // The time left in the step from this substep's start.
+            let rest = h * RealOf::<S>::from_i32(st.def.substeps as i32) * (RealOf::<S>::ONE - f0);
+            sc.bodies.check(&st.bodies, &st.particles, st.def.gravity, rest);
+        }
     }
 
     fn solve_contacts(&mut self, h: RealOf<S>) {
+        let def = &self.state.def;
+        if def.body_contacts {
+            // Before the collider contacts, which have the last word.
+            let mu = (def.friction, def.static_friction.unwrap_or(def.friction));
+            self.scratch.bodies.solve(&mut self.state.particles, mu);
+        }
         let (ps, sc) = (&mut self.state.particles, &mut self.scratch);
         solve_contacts(ps, &mut sc.contacts, h);
         solve_edge_contacts(ps, &mut sc.edge_contacts);
@@ -441,6 +472,8 @@ impl<S: Space> World<S> {
         let trees = &mut self.derived.order.trees;
         if !trees.is_empty() {
             fill_pushed(trees, ps, &sc.contacts);
+            // Bones a body contact pushed too: heavy along the push.
+            trees.pushed.extend(sc.bodies.pushed.iter().map(|&(k, n)| (k, n, false)));
             trees.solve_after_contacts(ps);
         }
     }
