@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     "controller",
     "world",
     "ragdoll",
+    "brachiation",
     "debug_draw",
     "stepper",
 ];

@@ -1,0 +1,1 @@
+//! Level-of-detail chain (placeholder, filled below).
