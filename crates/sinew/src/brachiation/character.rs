@@ -42,7 +42,11 @@ pub enum Phase {
     Swing,
     /// In the air toward a planned grab.
     Flight,
-    /// Hanging on a handhold with no plan (the planner found none).
+    /// Swinging on a handhold without a plan, adding or removing energy (bounded by the
+    /// planner's `max_effort` per second) toward the energy a relaxed plan needs, and
+    /// planning again as the swing turns forward.
+    Pump,
+    /// Hanging on a handhold with no plan (the planner found none, even relaxed).
     Stuck,
     /// Missed a grab (hand farther than the grab radius) and fell.
     Fallen,
@@ -134,6 +138,8 @@ pub struct RunStats<R: Real> {
     pub worst_hand_error: R,
     /// Sum of `|effort|` over swings (J/kg).
     pub effort: R,
+    /// Largest `|effort|` of one swing (J/kg).
+    pub worst_effort: R,
     /// Largest change of speed at a release against the swing's (m/s).
     pub worst_release_correction: R,
     /// Largest planner residual (m).
@@ -153,6 +159,7 @@ impl<R: Real> RunStats<R> {
             worst_jump_ratio: R::ZERO,
             worst_hand_error: R::ZERO,
             effort: R::ZERO,
+            worst_effort: R::ZERO,
             worst_release_correction: R::ZERO,
             worst_residual: R::ZERO,
         }
@@ -194,6 +201,12 @@ pub struct Brachiator<R: Real> {
     pub rng: BrachRng,
     /// Sine mode: the current segment and the time into it.
     pub sine: Option<(SineSwing<R>, R)>,
+    /// Pump phase: the specific energy aimed at (J/kg, relative to the handhold).
+    pub pump_target: R,
+    /// Pump phase: frames since the last planning attempt.
+    pub pump_frames: u32,
+    /// Frames spent pumping (figures).
+    pub pump_total: u32,
 }
 
 fn angle_of<R: Real>(d: Vector2<R>) -> R {
@@ -237,6 +250,9 @@ impl<R: Real> Brachiator<R> {
             stats: RunStats::new(),
             rng: BrachRng::new(def.seed),
             sine: None,
+            pump_target: R::ZERO,
+            pump_frames: 0,
+            pump_total: 0,
         };
         match def.mode {
             Mode::Ballistic => {
@@ -301,7 +317,7 @@ impl<R: Real> Brachiator<R> {
     }
 
     fn candidates(&self, from: usize) -> (Vec<Vector2<R>>, usize) {
-        let n = self.def.planner.lookahead.max(1);
+        let n = self.def.planner.lookahead.max(1) + 1;
         let start = from + 1;
         let list = self.course.handholds.iter().skip(start).take(n).map(|h| h.position).collect();
         (list, start)
@@ -326,7 +342,17 @@ impl<R: Real> Brachiator<R> {
             return;
         }
         let state = SwingState { handhold: h, angle: ang, speed };
-        match planner::plan(&state, &list, &self.def.planner, &mut self.rng) {
+        self.try_plan(&state, &list, start, false);
+    }
+
+    /// Plans from `state`; on failure, pumps toward a relaxed plan's energy or gets stuck.
+    fn try_plan(&mut self, state: &SwingState<R>, list: &[Vector2<R>], start: usize, pumping: bool) {
+        let mut def = self.def.planner;
+        if pumping {
+            // From a pumping swing the speed passes through zero at the turns.
+            def.speed[0] = R::ZERO;
+        }
+        match planner::plan(state, list, &def, &mut self.rng) {
             Ok(mut p) => {
                 p.target += start;
                 self.stats.plans += 1;
@@ -335,18 +361,68 @@ impl<R: Real> Brachiator<R> {
                 }
                 self.stats.worst_residual = self.stats.worst_residual.max(p.residual);
                 self.stats.effort += p.effort.abs();
+                self.stats.worst_effort = self.stats.worst_effort.max(p.effort.abs());
                 self.target = Some(p.target);
                 self.plan = Some(p);
                 self.phase = Phase::Swing;
             }
             Err(e) => {
-                self.stats.no_plans += 1;
                 self.stats.last_no_plan = Some(e);
                 self.plan = None;
                 self.target = None;
-                self.phase = Phase::Stuck;
+                // A relaxed plan (any speed, ten times the effort) says which way to pump.
+                let relaxed = PlannerDef {
+                    speed: [R::ZERO, def.speed[1] * R::TWO],
+                    max_effort: def.max_effort * R::from_i32(10),
+                    ..def
+                };
+                match planner::plan(state, list, &relaxed, &mut self.rng) {
+                    Ok(p) if e != NoPlan::NoHandholdAhead => {
+                        let g = def.gravity;
+                        let e_now = state.speed * state.speed * R::HALF - g * def.arm * state.angle.cos();
+                        if !pumping {
+                            self.pump_target = e_now + p.effort;
+                        }
+                        self.pump_frames = 0;
+                        self.phase = Phase::Pump;
+                    }
+                    _ => {
+                        self.stats.no_plans += 1;
+                        self.phase = Phase::Stuck;
+                    }
+                }
             }
         }
+    }
+
+    /// One pumping frame's energy change and, as the swing turns forward, a new plan.
+    fn pump_phase(&mut self, dt: R) -> Result<(), SinewError> {
+        let Some(i) = self.holding else { return Ok(()) };
+        let h = self.course.handholds[i].position;
+        let c = self.com();
+        let v = self.com_velocity();
+        let ang = angle_of(c - h);
+        let t = Vector2::new(ang.cos(), ang.sin());
+        let w = v.dot(t);
+        let g = self.def.planner.gravity;
+        let e = v.length_squared() * R::HALF + g * (c.y - h.y);
+        let rate = self.def.planner.max_effort * dt;
+        let de = (self.pump_target - e).clamp(-rate, rate);
+        let s2 = (e + de - g * (c.y - h.y)) * R::TWO;
+        let sign = if w < R::ZERO { -R::ONE } else { R::ONE };
+        self.rig.world.particles_mut().set_velocity(self.rig.com, t * (s2.max(R::ZERO).sqrt() * sign))?;
+        self.stats.effort += de.abs();
+        self.pump_total += 1;
+        self.pump_frames += 1;
+        if w > R::ZERO && self.pump_frames >= 6 {
+            self.pump_frames = 0;
+            let v = self.com_velocity();
+            let state = SwingState { handhold: h, angle: ang, speed: v.dot(t) };
+            self.swing_start = (ang, v.length_squared() * R::HALF + g * (c.y - h.y));
+            let (list, start) = self.candidates(i);
+            self.try_plan(&state, &list, start, true);
+        }
+        Ok(())
     }
 
     fn world_step(&mut self, dt: R) -> Result<(), SinewError> {
@@ -510,6 +586,12 @@ impl<R: Real> Brachiator<R> {
                         left = R::ZERO;
                     }
                 }
+                Phase::Pump => {
+                    self.world_step(left)?;
+                    let d = left;
+                    left = R::ZERO;
+                    self.pump_phase(d)?;
+                }
                 Phase::Stuck | Phase::Fallen | Phase::Finished => {
                     self.world_step(left)?;
                     left = R::ZERO;
@@ -644,6 +726,8 @@ impl<R: Real> Brachiator<R> {
                 h.write_u64(x.hash_bits());
             }
         }
+        h.write_u64(self.pump_target.hash_bits());
+        h.write_u64(u64::from(self.pump_frames));
         h.write_u64(self.grabs.len() as u64);
         for g in &self.grabs {
             for x in [g.time, g.energy_kept, g.com_velocity_jump, g.hand_error] {

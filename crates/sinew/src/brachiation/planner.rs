@@ -83,10 +83,10 @@ impl<R: Real> PlannerDef<R> {
             arm: f(0.7),
             gravity: f(9.81),
             speed: [f(1.5), f(9.0)],
-            max_effort: f(3.0),
-            samples: 12,
+            max_effort: f(8.0),
+            samples: 16,
             iterations: 10,
-            grab_angle: [f(-70.0f64.to_radians()), f(20.0f64.to_radians())],
+            grab_angle: [f(-75.0f64.to_radians()), f(45.0f64.to_radians())],
             preferred_grab: f(-30.0f64.to_radians()),
             max_release: f(80.0f64.to_radians()),
             lookahead: 3,
@@ -279,6 +279,16 @@ pub fn plan<R: Real>(
     def: &PlannerDef<R>,
     rng: &mut BrachRng,
 ) -> Result<Plan<R>, NoPlan> {
+    plan_depth(state, handholds, def, rng, true)
+}
+
+fn plan_depth<R: Real>(
+    state: &SwingState<R>,
+    handholds: &[Vector2<R>],
+    def: &PlannerDef<R>,
+    rng: &mut BrachRng,
+    look: bool,
+) -> Result<Plan<R>, NoPlan> {
     let g = def.gravity;
     let l = def.arm;
     let h0 = state.handhold;
@@ -351,6 +361,18 @@ pub fn plan<R: Real>(
             }
             let v_rel = dir(th) * s;
             let momentum = (v_rel - v_grab).length();
+            // One swing ahead: can the next handhold be planned from this grab?
+            let mut next_cost = R::ZERO;
+            if look {
+                if let Some(&h2) = handholds.get(i + 1) {
+                    let after = SwingState { handhold: h1, angle: beta, speed: s_arr };
+                    let inner = PlannerDef { samples: (def.samples / 2).max(4), ..*def };
+                    next_cost = match plan_depth(&after, &[h2], &inner, rng, false) {
+                        Ok(p2) => p2.effort.abs() * R::from_f64(0.3),
+                        Err(_) => R::from_i32(100),
+                    };
+                }
+            }
             let mean = (x * x + y * y).sqrt() / t_f;
             let pref = (def.speed[0] + def.speed[1]) * R::HALF;
             let score = arc.max(R::ZERO)
@@ -358,7 +380,8 @@ pub fn plan<R: Real>(
                 + effort.abs() * R::from_f64(0.3)
                 + (mean - pref).abs() * R::from_f64(0.1)
                 + (beta - def.preferred_grab).abs()
-                - dx * R::from_f64(0.05);
+                - dx * R::from_f64(0.05)
+                + next_cost;
             let candidate = Plan {
                 target: i,
                 handhold: h1,

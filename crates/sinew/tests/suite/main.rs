@@ -8,6 +8,7 @@
 //! `tests/golden.rs`, which is on its own on purpose: see there.)
 
 mod architecture;
+mod brachiation;
 mod clock;
 mod constraints;
 mod contacts;
