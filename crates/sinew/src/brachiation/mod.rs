@@ -61,6 +61,7 @@ pub mod sine;
 
 pub use character::{Brachiator, BrachiatorDef, GrabRecord, Mode, Phase, RunStats};
 pub use course::{Course, CourseDef, Handhold, HandholdKind};
+pub use lod::{Rig5, Rig14, RigDims};
 
 pub use planner::{NoPlan, Plan, PlannerDef, SwingState};
 pub use rig::{GrabReport, SwingRig};
