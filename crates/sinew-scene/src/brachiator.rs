@@ -19,7 +19,10 @@ fn point<R: Real>(path: &str, v: &[f64]) -> Result<Vector2<R>, SceneError> {
     if v.len() != 2 {
         return Err(err(path, format!("must be [x, y], got {} numbers", v.len())));
     }
-    Ok(Vector2::new(R::from_f64(finite(&format!("{path}[0]"), v[0])?), R::from_f64(finite(&format!("{path}[1]"), v[1])?)))
+    Ok(Vector2::new(
+        R::from_f64(finite(&format!("{path}[0]"), v[0])?),
+        R::from_f64(finite(&format!("{path}[1]"), v[1])?),
+    ))
 }
 
 /// Builds the character from the scene's `"brachiator"` (frames of `dt` seconds).
@@ -80,7 +83,9 @@ pub(crate) fn build<R: Real>(spec: &BrachiatorSpec, dt: f64) -> Result<Brachiato
     def.mode = match spec.planner.as_deref() {
         None | Some("ballistic") => Mode::Ballistic,
         Some("sine") => Mode::Sine,
-        Some(other) => return Err(err("brachiator.planner", format!("unknown planner {other:?}: \"ballistic\" or \"sine\""))),
+        Some(other) => {
+            return Err(err("brachiator.planner", format!("unknown planner {other:?}: \"ballistic\" or \"sine\"")));
+        }
     };
     Brachiator::new(course, def).map_err(|e| err("brachiator", e.to_string()))
 }

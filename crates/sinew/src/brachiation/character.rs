@@ -222,10 +222,23 @@ impl<R: Real> Brachiator<R> {
         let p = &def.planner;
         let ok = |x: R| x.is_finite() && x > R::ZERO;
         if !ok(p.arm) || !ok(p.gravity) || !ok(p.speed[0]) || !(p.speed[1] > p.speed[0]) || !p.speed[1].is_finite() {
-            return Err(SinewError::parameter("brachiator", "arm, gravity and speed range must be finite and > 0", p.arm.to_f64()));
+            return Err(SinewError::parameter(
+                "brachiator",
+                "arm, gravity and speed range must be finite and > 0",
+                p.arm.to_f64(),
+            ));
         }
-        if !ok(def.frame) || def.substeps == 0 || def.substeps > 1000 || !def.start_angle.is_finite() || !def.start_speed.is_finite() {
-            return Err(SinewError::parameter("brachiator", "frame, substeps or start state invalid", def.frame.to_f64()));
+        if !ok(def.frame)
+            || def.substeps == 0
+            || def.substeps > 1000
+            || !def.start_angle.is_finite()
+            || !def.start_speed.is_finite()
+        {
+            return Err(SinewError::parameter(
+                "brachiator",
+                "frame, substeps or start state invalid",
+                def.frame.to_f64(),
+            ));
         }
         let Some(first) = course.handholds.first().map(|h| h.position) else {
             return Err(SinewError::parameter("course", "has no handhold", 0.0));

@@ -120,11 +120,18 @@ impl<R: Real> Course<R> {
     pub fn generate(def: &CourseDef<R>) -> Result<Self, SinewError> {
         let ok_range = |r: [R; 2]| r[0].is_finite() && r[1].is_finite() && r[0] > R::ZERO && !(r[1] < r[0]);
         if !def.length.is_finite() || !(def.length > R::ZERO) || def.length > R::from_i32(100_000) {
-            return Err(SinewError::parameter("course length", "must be finite, > 0 and at most 100 km", def.length.to_f64()));
+            return Err(SinewError::parameter(
+                "course length",
+                "must be finite, > 0 and at most 100 km",
+                def.length.to_f64(),
+            ));
         }
-        for (what, r) in
-            [("branch length", def.branch_length), ("spacing", def.spacing), ("gap", def.gap), ("vine length", def.vine_length)]
-        {
+        for (what, r) in [
+            ("branch length", def.branch_length),
+            ("spacing", def.spacing),
+            ("gap", def.gap),
+            ("vine length", def.vine_length),
+        ] {
             if !ok_range(r) {
                 return Err(SinewError::parameter(what, "range must be finite, positive and ordered", r[0].to_f64()));
             }
@@ -167,7 +174,9 @@ impl<R: Real> Course<R> {
                 let top = last + Vector2::new(gap * R::HALF, R::ZERO);
                 let vl = rng.range(def.vine_length[0], def.vine_length[1]);
                 let p = top - Vector2::new(R::ZERO, vl);
-                course.branches.push(Branch { a: top - Vector2::new(R::HALF, R::ZERO), b: top + Vector2::new(R::HALF, R::ZERO) });
+                course
+                    .branches
+                    .push(Branch { a: top - Vector2::new(R::HALF, R::ZERO), b: top + Vector2::new(R::HALF, R::ZERO) });
                 course.handholds.push(Handhold { position: p, kind: HandholdKind::Vine, branch: bi + 1, top });
                 gap = rng.range(def.gap[0], def.gap[1]) * R::HALF + R::HALF;
                 x = p.x + gap;

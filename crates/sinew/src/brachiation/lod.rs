@@ -21,8 +21,20 @@ use crate::math::{Real, Vector, Vector2};
 
 /// Names of the 14 points, in order.
 pub const RIG14_NAMES: [&str; 14] = [
-    "head", "neck", "chest", "pelvis", "shoulder_l", "elbow_l", "hand_l", "shoulder_r", "elbow_r", "hand_r", "knee_l",
-    "foot_l", "knee_r", "foot_r",
+    "head",
+    "neck",
+    "chest",
+    "pelvis",
+    "shoulder_l",
+    "elbow_l",
+    "hand_l",
+    "shoulder_r",
+    "elbow_r",
+    "hand_r",
+    "knee_l",
+    "foot_l",
+    "knee_r",
+    "foot_r",
 ];
 
 /// The 13 bones as (parent point, child point); a bone's parent bone is the one ending

@@ -415,7 +415,13 @@ fn plan_depth<R: Real>(
 /// `theta` (the pendulum's tangent there) to `h1`, starting from `beta0`: Newton on
 /// `G(β) = tan β + tan θ − 2 Y(β) / X(β)` with `q(β) = h₁ + L (sin β, −cos β)`.
 #[must_use]
-pub fn launch_from<R: Real>(c0: Vector2<R>, theta: R, h1: Vector2<R>, beta0: R, def: &PlannerDef<R>) -> Option<Launch<R>> {
+pub fn launch_from<R: Real>(
+    c0: Vector2<R>,
+    theta: R,
+    h1: Vector2<R>,
+    beta0: R,
+    def: &PlannerDef<R>,
+) -> Option<Launch<R>> {
     let l = def.arm;
     let tt = theta.sin() / theta.cos();
     let lim = R::from_f64(1.45);
@@ -447,5 +453,12 @@ pub fn launch_from<R: Real>(c0: Vector2<R>, theta: R, h1: Vector2<R>, beta0: R, 
     }
     let residual = residual_of(R::TWO * y / x - tt, beta, l);
     let (speed, t) = speed_time(c0, theta, q, def.gravity)?;
-    Some(Launch { velocity: dir(theta) * speed, grab_angle: beta, grab_point: q, flight_time: t, iterations: iters, residual })
+    Some(Launch {
+        velocity: dir(theta) * speed,
+        grab_angle: beta,
+        grab_point: q,
+        flight_time: t,
+        iterations: iters,
+        residual,
+    })
 }

@@ -120,7 +120,13 @@ impl<R: Real> SwingRig<R> {
         let energy_kept = if ke0 > R::ZERO { vt.length_squared() / ke0 } else { R::ONE };
         let angle = vr.abs().atan2(vt.length());
         self.arm = Some(self.world.add_distance(&DistanceDef::new(self.pin, self.com).length(arm))?);
-        Ok(GrabReport { energy_kept, com_velocity_jump: vr.abs(), speed_before: speed, angle_off_perpendicular: angle, arm })
+        Ok(GrabReport {
+            energy_kept,
+            com_velocity_jump: vr.abs(),
+            speed_before: speed,
+            angle_off_perpendicular: angle,
+            arm,
+        })
     }
 
     /// Lets go and launches with velocity `v` (the exact parabola's; the substep

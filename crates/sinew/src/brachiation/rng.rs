@@ -40,4 +40,3 @@ impl BrachRng {
         lo + (hi - lo) * self.unit::<R>()
     }
 }
-

@@ -193,11 +193,8 @@ fn planner_converges_within_ten_iterations() {
     let (mut ok, mut total, mut none) = (0, 0, 0);
     let mut worst_iters = 0;
     for _ in 0..2000 {
-        let state = SwingState {
-            handhold: Vector2::new(0.0, 5.0),
-            angle: rng.range(-0.9, 0.0),
-            speed: rng.range(2.0, 6.0),
-        };
+        let state =
+            SwingState { handhold: Vector2::new(0.0, 5.0), angle: rng.range(-0.9, 0.0), speed: rng.range(2.0, 6.0) };
         let d = rng.range(0.5, 3.0);
         let a = rng.range(-0.26, 0.26);
         let h1 = Vector2::new(d * a.cos(), 5.0 + d * a.sin());
@@ -213,7 +210,10 @@ fn planner_converges_within_ten_iterations() {
         }
     }
     let frac = ok as f64 / total as f64;
-    println!("planner: {ok}/{total} plans converged under 1 mm within 10 iterations ({:.1} %); worst {worst_iters} iterations; {none} no plan", frac * 100.0);
+    println!(
+        "planner: {ok}/{total} plans converged under 1 mm within 10 iterations ({:.1} %); worst {worst_iters} iterations; {none} no plan",
+        frac * 100.0
+    );
     assert!(frac >= 0.95, "{frac}");
 }
 
