@@ -202,7 +202,7 @@ impl<R: Real> Course<R> {
             if i > 0 {
                 let d = rng.range(R::HALF, R::from_i32(3));
                 let a = rng.range(-max_pitch, max_pitch);
-                p = p + Vector2::new(a.cos(), a.sin()) * d;
+                p += Vector2::new(a.cos(), a.sin()) * d;
             }
             course.handholds.push(Handhold { position: p, kind: HandholdKind::Branch, branch: i, top: p });
             let w = R::from_f64(0.15);
