@@ -192,6 +192,7 @@ fn planner_converges_within_ten_iterations() {
     let mut brng = BrachRng::new(3);
     let (mut ok, mut total, mut none) = (0, 0, 0);
     let mut worst_iters = 0;
+    let start = std::time::Instant::now();
     for _ in 0..2000 {
         let state =
             SwingState { handhold: Vector2::new(0.0, 5.0), angle: rng.range(-0.9, 0.0), speed: rng.range(2.0, 6.0) };
@@ -209,6 +210,9 @@ fn planner_converges_within_ten_iterations() {
             Err(_) => none += 1,
         }
     }
+    let per_plan = start.elapsed().as_secs_f64() / 2000.0 * 1e6;
+    // Timing is printed, not asserted (shared CI machines); the issue asks ≤ 200 µs.
+    println!("planner: {per_plan:.1} µs per planning call (one handhold, so no lookahead; 16 grab angles), f64");
     let frac = ok as f64 / total as f64;
     println!(
         "planner: {ok}/{total} plans converged under 1 mm within 10 iterations ({:.1} %); worst {worst_iters} iterations; {none} no plan",
