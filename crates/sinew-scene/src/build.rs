@@ -26,6 +26,10 @@ pub struct BuiltScene<S: SceneSpace> {
     pub ragdolls: Vec<SceneRagdoll>,
     /// Muscle ragdolls, stepped together with the world.
     pub muscles: Vec<sinew::MuscleRagdollHandle<S>>,
+    /// The brachiating character (2D scenes only), stepped after the world.
+    pub brachiator: Option<sinew::brachiation::Brachiator<RealOf<S>>>,
+    /// Grabs the brachiator had made before the last step (the frame's new grabs follow).
+    pub grabs_before: usize,
     /// Particle slot → (generation, global index).
     slot_map: Vec<Option<(u32, usize)>>,
     /// Every rope's particles, rope after rope, as of the last [`BuiltScene::sync`]: while
@@ -433,7 +437,15 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Re
         muscles,
         slot_map: Vec::new(),
         synced_ropes: Vec::new(),
+        brachiator: None,
+        grabs_before: 0,
     };
+    if let Some(b) = &spec.brachiator {
+        if S::DIM != 2 {
+            return Err(err("brachiator", "a brachiator needs a 2D scene (\"dim\": 2)"));
+        }
+        built.brachiator = Some(crate::brachiator::build::<RealOf<S>>(b, dt)?);
+    }
     for h in handles {
         built.global_index(h);
     }

@@ -7,6 +7,9 @@ use sinew::debug_draw::{DebugDraw, DebugDrawOptions};
 /// Draws a built scene's world.
 pub(crate) fn draw<S: SceneSpace>(scene: &crate::BuiltScene<S>, out: &mut dyn DebugDraw, opts: &DebugDrawOptions) {
     scene.world.debug_draw(out, opts);
+    if let Some(b) = &scene.brachiator {
+        crate::brachiator::draw(b, out);
+    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+mod brachiator;
 mod build;
 mod dims;
 mod draw;
@@ -175,6 +176,10 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         // (Muscle ragdolls are controllers of the world: it steps them.)
         let result = self.scene.world.step(dt);
         result.map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
+        if let Some(b) = &mut self.scene.brachiator {
+            self.scene.grabs_before = b.grabs.len();
+            b.step(dt).map_err(|e| SceneError { path: "brachiator".into(), message: e.to_string() })?;
+        }
         self.scene.sync();
         Ok(())
     }
@@ -256,6 +261,9 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
             }
             out.push(']');
         }
+        if let Some(b) = &self.scene.brachiator {
+            brachiator::write_json(b, self.scene.grabs_before, out)?;
+        }
         let _ = write!(out, ",\"hash\":\"{:016x}\"}}", self.state_hash());
         Ok(())
     }
@@ -272,8 +280,17 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         self.scene.world.particles().len()
     }
     fn state_hash(&self) -> u64 {
-        // The whole world's, muscle ragdolls (its controllers) included.
-        self.scene.world.state_hash()
+        // The whole world's, muscle ragdolls (its controllers) included, and the
+        // brachiator's (its own world, plan and records) mixed in when there is one.
+        match &self.scene.brachiator {
+            None => self.scene.world.state_hash(),
+            Some(b) => {
+                let mut h = sinew::StateHasher::default();
+                h.write_u64(self.scene.world.state_hash());
+                h.write_u64(b.state_hash());
+                h.finish()
+            }
+        }
     }
 }
 

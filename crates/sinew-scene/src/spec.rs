@@ -92,6 +92,50 @@ pub struct SceneSpec {
     /// Rendering hints.
     #[serde(default)]
     pub view: Option<ViewSpec>,
+    /// A brachiating character on a branch course (2D only; see `sinew::brachiation`).
+    #[serde(default)]
+    pub brachiator: Option<BrachiatorSpec>,
+}
+
+/// A brachiating character: `{"course": ..., "speed": [min, max], "planner": "ballistic"
+/// | "sine", "seed": N}`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrachiatorSpec {
+    /// The course: generated (`seed`, `length`) or explicit (`branches`).
+    pub course: CourseSpec,
+    /// Speed range `[min, max]` (m/s; default `[1.5, 9]`).
+    pub speed: Option<Vec<f64>>,
+    /// `"ballistic"` (default) or `"sine"`.
+    pub planner: Option<String>,
+    /// The planner's seed (default 1).
+    pub seed: Option<u64>,
+    /// Arm length (m; default 0.7).
+    pub arm: Option<f64>,
+}
+
+/// A brachiation course.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CourseSpec {
+    /// Seed of a generated course.
+    pub seed: Option<u64>,
+    /// Length of a generated course (m).
+    pub length: Option<f64>,
+    /// Explicit branches, each `{"from": [x, y], "to": [x, y]}`.
+    pub branches: Option<Vec<BranchSpec>>,
+    /// Handhold spacing along explicit branches (m; default 1).
+    pub spacing: Option<f64>,
+}
+
+/// An explicit branch.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BranchSpec {
+    /// One end.
+    pub from: Vec<f64>,
+    /// The other end.
+    pub to: Vec<f64>,
 }
 
 /// A particle.

@@ -34,6 +34,7 @@
 pub struct ReadmeDoctests;
 
 mod arena;
+pub mod brachiation;
 pub mod collider;
 pub mod constraint;
 pub mod contact;

@@ -29,6 +29,9 @@ const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
 const GOLDEN_ROPE_2D: u64 = 0xbb36_e642_3a54_bdbd;
 const GOLDEN_RAGDOLL_2D: u64 = 0xa432_33d5_8fa2_b8dd;
 const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
+/// The brachiating character after 60 s (3600 frames), recorded from this run:
+/// `sinew simulate scenes/golden_fixed_brachiation_2d.json --frames 3600 --every 3600`.
+const GOLDEN_BRACHIATION_2D: u64 = 0x9fc4_7a47_54ff_2329;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {
@@ -56,6 +59,16 @@ fn golden_fixed_point_ragdoll_scene_matches_committed_hash_after_1000_frames() {
 fn golden_fixed_point_taut_3d_scene_matches_committed_hash_after_1000_frames() {
     // A 3D taut rope: helices round two posts, contacts sliding along a box's edges.
     assert_eq!(hash_after("golden_fixed_taut_3d.json", 1000), GOLDEN_TAUT_3D, "taut 3D golden hash changed");
+}
+
+#[test]
+fn golden_fixed_point_brachiation_scene_matches_committed_hash_after_60_seconds() {
+    // The planner, the swing rig's world, flights and grabs, all in Q32.32.
+    assert_eq!(
+        hash_after("golden_fixed_brachiation_2d.json", 3600),
+        GOLDEN_BRACHIATION_2D,
+        "brachiation golden hash changed"
+    );
 }
 
 /// A digest of everything a scene prints frame by frame (`sinew simulate`'s JSON lines:

@@ -26,6 +26,7 @@ const LAYERS: &[&str] = &[
     "controller",
     "world",
     "ragdoll",
+    "brachiation",
     "debug_draw",
     "stepper",
 ];

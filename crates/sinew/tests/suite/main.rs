@@ -9,6 +9,7 @@
 
 mod architecture;
 mod body_contacts;
+mod brachiation;
 mod clock;
 mod constraints;
 mod contacts;
