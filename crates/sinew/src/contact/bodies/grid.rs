@@ -2,8 +2,10 @@
 //! per step, that lists the pairs whose boxes overlap.
 //!
 //! Each box is entered in every cell it overlaps, as a `(cell key, primitive)` entry; the
-//! entries are sorted (an in-place sort of a reused buffer: no hash map, no allocation in
-//! steady state), so each cell's primitives are one run. Within a run every two boxes are
+//! entries are grouped by a counting sort on a hash of the key into a table of twice as
+//! many buckets (reused buffers: no hash map, no allocation in steady state, and linear
+//! where a comparison sort was the step's largest cost for two ragdolls), in insertion
+//! order within a bucket. Within a bucket every two boxes of the same cell are
 //! tested, and a pair that overlaps is reported only by the cell that holds the corner
 //! `max(min_i, min_j)` of the boxes' intersection — one cell of both, so each pair is
 //! reported exactly once without a set of seen pairs. The cell edge is the mean of the
@@ -31,6 +33,11 @@ const MAX_CELLS_PER_AXIS: f64 = (1u64 << 20) as f64;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairGrid {
     entries: Vec<(u64, u32)>,
+    /// The entries grouped by cell (bucket by bucket), and the buckets' starts and fill
+    /// cursors.
+    grouped: Vec<(u64, u32)>,
+    starts: Vec<u32>,
+    cursor: Vec<u32>,
     big: Vec<u32>,
     /// Box pairs tested in the last build.
     pub box_tests: u64,
@@ -46,7 +53,9 @@ struct Layout {
 impl Layout {
     #[inline]
     fn cell(&self, x: f64, i: usize) -> u64 {
-        let c = ((x - self.origin[i]) * self.inv_cell).floor();
+        // No `floor` (a library call, 15 % of a two-ragdoll step): below 0 the cell is 0
+        // anyway, and from 0 up the cast's truncation is the floor.
+        let c = (x - self.origin[i]) * self.inv_cell;
         // Clamped: a box beyond the range shares the last cell (tested, never missed).
         if c.is_nan() || c < 0.0 { 0 } else { (c as u64).min(MAX_CELLS_PER_AXIS as u64 - 1) }
     }
@@ -70,6 +79,7 @@ impl PairGrid {
     pub fn pairs<R: Real, V: Vector<R>>(
         &mut self,
         boxes: &[Aabb<V>],
+        skip: impl Fn(u32, u32) -> bool,
         mut accept: impl FnMut(u32, u32) -> bool,
         out: &mut Vec<(u32, u32)>,
     ) {
@@ -115,19 +125,43 @@ impl PairGrid {
                 }
             }
         }
-        self.entries.sort_unstable();
+        // Group the entries by cell with a counting sort on a hash of the cell's key: O(n)
+        // where a comparison sort of the (key, box) pairs was the largest cost of the
+        // step for two ragdolls. A bucket keeps its entries in insertion order (so the
+        // result is deterministic) and may hold more than one cell, told apart by key.
+        let n = self.entries.len();
+        let bits = (2 * n).next_power_of_two().trailing_zeros().max(4);
+        let hash = |k: u64| (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
+        let buckets = 1usize << bits;
+        self.starts.clear();
+        self.starts.resize(buckets + 1, 0);
+        for &(k, _) in &self.entries {
+            self.starts[hash(k) + 1] += 1;
+        }
+        for b in 0..buckets {
+            self.starts[b + 1] += self.starts[b];
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.starts[..buckets]);
+        self.grouped.clear();
+        self.grouped.resize(n, (0, 0));
+        for &(k, i) in &self.entries {
+            let h = hash(k);
+            self.grouped[self.cursor[h] as usize] = (k, i);
+            self.cursor[h] += 1;
+        }
         let mut tests = 0u64;
-        let mut s = 0;
-        while s < self.entries.len() {
-            let key = self.entries[s].0;
-            let mut e = s + 1;
-            while e < self.entries.len() && self.entries[e].0 == key {
-                e += 1;
-            }
+        for b in 0..buckets {
+            let (s, e) = (self.starts[b] as usize, self.starts[b + 1] as usize);
             for u in s..e {
-                let i = self.entries[u].1;
+                let (key, i) = self.grouped[u];
                 for w in u + 1..e {
-                    let j = self.entries[w].1;
+                    let (other, j) = self.grouped[w];
+                    // Pairs that can never collide (one body without self-collision),
+                    // before any geometry: a ragdoll's own bones crowd its cells.
+                    if other != key || skip(i, j) {
+                        continue;
+                    }
                     tests += 1;
                     let (bi, bj) = (&boxes[i as usize], &boxes[j as usize]);
                     if !bi.overlaps(bj) {
@@ -148,12 +182,11 @@ impl PairGrid {
                     }
                 }
             }
-            s = e;
         }
         // Oversized boxes: against every box (each pair once).
         for (n, &i) in self.big.iter().enumerate() {
             for j in 0..boxes.len() as u32 {
-                if j == i || (self.big[..n].contains(&j)) {
+                if j == i || (self.big[..n].contains(&j)) || skip(i, j) {
                     continue;
                 }
                 tests += 1;
@@ -192,7 +225,7 @@ mod tests {
             .collect();
         let mut grid = PairGrid::default();
         let mut got = Vec::new();
-        grid.pairs(&boxes, |_, _| true, &mut got);
+        grid.pairs(&boxes, |_, _| false, |_, _| true, &mut got);
         got.sort_unstable();
         let mut want = Vec::new();
         for i in 0..boxes.len() as u32 {

@@ -232,6 +232,9 @@ struct Prim {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BodyScratch<S: Space> {
     prims: Vec<Prim>,
+    /// Per primitive: its body, when it has one body that does not collide with itself;
+    /// `u32::MAX` otherwise (the grid's quick rejection).
+    alone: Vec<u32>,
     boxes: Vec<Aabb<VecOf<S>>>,
     /// Candidate pairs (indices into `prims`), sorted.
     pairs: Vec<(u32, u32)>,
@@ -415,7 +418,20 @@ impl<S: Space> BodyScratch<S> {
                 && !(tied(p.a, q.a) || tied(p.a, q.b) || tied(p.b, q.a) || tied(p.b, q.b))
                 && state.excluded.binary_search(&BodyState::key((p.a, p.b), (q.a, q.b))).is_err()
         };
-        self.grid.pairs(&self.boxes, accept, &mut self.pairs);
+        // One body each, the same, without self-collision: never a pair (what `accept`
+        // decides last, decided first and cheaply).
+        let alone = &mut self.alone;
+        alone.clear();
+        alone.extend(prims.iter().map(|p| {
+            let one = p.bodies[0] == p.bodies[1];
+            if one && !state.self_collides(p.bodies[0]) { p.bodies[0] } else { u32::MAX }
+        }));
+        let alone = &self.alone;
+        let skip = |i: u32, j: u32| {
+            let (x, y) = (alone[i as usize], alone[j as usize]);
+            x == y && x != u32::MAX
+        };
+        self.grid.pairs(&self.boxes, skip, accept, &mut self.pairs);
         self.pairs.sort_unstable();
         self.stats.box_tests += self.grid.box_tests;
         self.stats.candidate_pairs = self.pairs.len() as u32;
