@@ -14,9 +14,9 @@
 //! * **Display bones.** Each of the 13 bones' world angle, and each joint's angle relative
 //!   to its parent bone.
 //!
-//! The two-bone IK here is private and small, to be replaced by `crate::ik` (the engine's
-//! IK module, being written) when it lands.
+//! The arms are placed by the engine's two-bone IK ([`crate::ik::two_bone_2d`]).
 
+use crate::ik::{Bend, two_bone_2d};
 use crate::math::{Real, Vector, Vector2};
 
 /// Names of the 14 points, in order.
@@ -138,17 +138,14 @@ pub struct Rig14<R: Real> {
     pub points: [Vector2<R>; 14],
 }
 
-/// Two-bone IK (private; to be replaced by `crate::ik`): the elbow and hand for a chain
-/// `a`, `b` from `root` toward `target`, bending to the side `bend` (±1).
+/// The elbow and hand for an arm `a`, `b` from `root` toward `target` (the engine's
+/// two-bone IK, [`crate::ik::two_bone_2d`]), the elbow to the side `bend` (±1: `+1` puts it
+/// on the left of the shoulder → hand line, counter-clockwise from it).
 fn two_bone<R: Real>(root: Vector2<R>, target: Vector2<R>, a: R, b: R, bend: R) -> (Vector2<R>, Vector2<R>) {
-    let (dir, d) = (target - root).normalize_and_length();
-    let dir = if d > R::ZERO { dir } else { Vector2::new(R::ZERO, -R::ONE) };
-    let lo = (a - b).abs() + R::from_f64(1e-6);
-    let d = d.clamp(lo, a + b);
-    let cos_a = ((a * a + d * d - b * b) / (R::TWO * a * d)).clamp(-R::ONE, R::ONE);
-    let sin_a = (R::ONE - cos_a * cos_a).max(R::ZERO).sqrt() * bend;
-    let e = Vector2::new(dir.x * cos_a - dir.y * sin_a, dir.x * sin_a + dir.y * cos_a);
-    (root + e * a, root + dir * d)
+    // `Bend::Clockwise` is the joint bending clockwise: its middle joint lies on the left.
+    let side = if bend > R::ZERO { Bend::Clockwise } else { Bend::CounterClockwise };
+    let arm = two_bone_2d(root, target, a, b, side);
+    (arm.mid, arm.end)
 }
 
 impl<R: Real> Rig14<R> {
