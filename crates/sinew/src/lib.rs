@@ -47,6 +47,7 @@ pub mod impact;
 pub mod limits;
 pub mod math;
 pub mod particle;
+pub mod fight;
 pub mod ragdoll;
 pub mod rope;
 pub mod sleep;

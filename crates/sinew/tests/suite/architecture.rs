@@ -26,6 +26,7 @@ const LAYERS: &[&str] = &[
     "controller",
     "world",
     "ragdoll",
+    "fight",
     "debug_draw",
     "stepper",
 ];
