@@ -45,7 +45,7 @@ use crate::world::World;
 use super::FightSpace;
 use super::impact::{ImpactDef, impact};
 use super::moves::{Effector, MoveDef, TargetZone, default_moves};
-use super::strike::{AimDef, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, sweep_capsule};
+use super::strike::{AimDef, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, sweep_capsule};
 
 /// Where a fighter's moves come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -480,20 +480,22 @@ fn strike_goal<S: FightSpace>(
     o: &Fighter<S>,
     zone: TargetZone,
     limb: &LimbNodes<RealOf<S>>,
-) -> Option<(VecOf<S>, Option<HeadFrame<VecOf<S>>>)> {
+    dt: RealOf<S>,
+) -> Option<(VecOf<S>, VecOf<S>, Option<HeadFrame<VecOf<S>>>)> {
     let ps = world.particles();
     let p = |x: &Fighter<S>, i: u32| ps.pos[x.nodes[i as usize].index()];
     let root = p(f, limb.root);
     match zone {
         TargetZone::Head => {
             let hf = HeadFrame::new(p(o, o.head[1]), p(o, o.head[0]), o.head_radius, root, &def.aim, S::lateral)?;
-            Some((hf.point(f.aim) + hf.out * limb.radius, Some(hf)))
+            let lead = ps.vel[o.nodes[o.head[0] as usize].index()] * dt;
+            Some((hf.point(f.aim) + hf.out * limb.radius + lead, hf.out, Some(hf)))
         }
         TargetZone::Torso => {
             let (a, b) = (p(o, o.head[2]), p(o, o.head[1]));
             let c = a + (b - a) * RealOf::<S>::from_ratio(3, 5);
             let out = (root - c).normalize_or_zero();
-            Some((c + out * (o.torso_radius + limb.radius), None))
+            Some((c + out * (o.torso_radius + limb.radius), out, None))
         }
     }
 }
@@ -614,7 +616,7 @@ impl<S: FightSpace> BoutHandle<S> {
         }
         let fo = &bout.fighters[o];
         let f = &bout.fighters[i];
-        let Some((goal, _)) = strike_goal(world, &bout.def, f, fo, s.zone, &limb) else { return Ok(()) };
+        let Some((goal, out, _)) = strike_goal(world, &bout.def, f, fo, s.zone, &limb, dt) else { return Ok(()) };
         let ps = world.particles();
         let p = |k: u32| ps.pos[f.nodes[k as usize].index()];
         let (root, mid, x) = (p(limb.root), p(limb.mid), p(limb.end));
@@ -623,9 +625,11 @@ impl<S: FightSpace> BoutHandle<S> {
             return Ok(());
         }
         let down = f.facing * RealOf::<S>::from_ratio(-1, 1);
-        let (_, end) = aim_ik(root, mid, goal, limb.l1, limb.l2, down);
-        let dir = (end - x).normalize_or_zero();
-        world.particles_mut().set_kinematic_target(eh, x + dir * (s.speed * dt))?;
+        let via = approach(x, goal, out, RealOf::<S>::from_ratio(6, 100));
+        let (_, end) = aim_ik(root, mid, via, limb.l1, limb.l2, down);
+        let (dir, d) = (end - x).normalize_and_length();
+        let step = if via == goal { s.speed * dt } else { (s.speed * dt).min(d) };
+        world.particles_mut().set_kinematic_target(eh, x + dir * step)?;
         f.striking = true;
         Ok(())
     }
@@ -699,7 +703,7 @@ impl<S: FightSpace> BoutHandle<S> {
         let imp = impact(&bout.def.impact, striker, struck, speed, accel, s.area, s.impulse)?;
         let (mut aim, mut along, mut miss) = (f.aim.along, RealOf::<S>::ZERO, RealOf::<S>::ZERO);
         if s.zone == TargetZone::Head && !blocked {
-            if let Some((_, Some(hf))) = strike_goal(world, &bout.def, f, fo, s.zone, &limb) {
+            if let Some((_, _, Some(hf))) = strike_goal(world, &bout.def, f, fo, s.zone, &limb, dt) {
                 let p = hf.point(f.aim);
                 along = hf.along(hit.point);
                 miss = (hit.point - p).length();

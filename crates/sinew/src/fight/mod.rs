@@ -35,7 +35,7 @@ pub mod strike;
 pub use fighter::{Bout, BoutDef, BoutHandle, FighterDef, FighterState, HitEvent, MoveList};
 pub use impact::{Impact, ImpactDef, impact};
 pub use moves::{Effector, MoveDef, TargetZone, default_moves};
-pub use strike::{AimDef, AimDistribution, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, segment_closest, sweep_capsule};
+pub use strike::{AimDef, AimDistribution, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, segment_closest, sweep_capsule};
 
 use crate::math::{Quat, Real, Rotation, Vector, Vector2, Vector3};
 use crate::ragdoll::{DriveSpace, RigDef, RigLimit};

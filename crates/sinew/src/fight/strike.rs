@@ -14,12 +14,14 @@
 //! chin   = neck + c·(head − neck) + r·ô          temple = neck + t·(head − neck) + r·ô
 //! ```
 //!
-//! ([`AimDef::chin`] 0.45, [`AimDef::temple`] 1.15 by default: the chin below the head
-//! node's centre, the temple above it). An aim is a fraction `s ∈ [0, 1]` along
+//! ([`AimDef::chin`] 0.35, [`AimDef::temple`] 1 by default: the chin 10 cm below the
+//! head node's centre, the temple level with it; both on the capsule's cylinder, so the
+//! surface normal at every aim is `ô`). An aim is a fraction `s ∈ [0, 1]` along
 //! chin → temple, drawn from an [`AimDistribution`] (uniform, or any distribution given by
 //! its quantile function as a table), and in 3D a lateral offset `ℓ` uniform in
 //! `[−spread, spread]` along `l̂ = ô × û`. The point is recomputed from the head's particles
-//! every frame, so it moves with the head:
+//! every frame, so it moves with the head (and the strike leads it by the head's velocity
+//! times the frame, so that it is there when the head is):
 //!
 //! ```text
 //! aim = chin + s·(temple − chin) + ℓ·l̂
@@ -203,9 +205,10 @@ pub struct AimDef<R> {
     pub distribution: AimDistribution<R>,
     /// Half-width (m) of the uniform lateral spread (3D only). Default 0.02.
     pub spread: R,
-    /// Fraction of the neck → head segment at the chin. Default 0.45.
+    /// Fraction of the neck → head segment at the chin. Default 0.35.
     pub chin: R,
-    /// Fraction of the neck → head segment at the temple. Default 1.15.
+    /// Fraction of the neck → head segment at the temple, ≤ 1 (on the capsule's
+    /// cylinder, where the surface normal is `ô`). Default 1 (the head node's height).
     pub temple: R,
 }
 
@@ -216,8 +219,8 @@ impl<R: Real> Default for AimDef<R> {
         Self {
             distribution: AimDistribution::Uniform,
             spread: R::from_ratio(1, 50),
-            chin: R::from_ratio(45, 100),
-            temple: R::from_ratio(115, 100),
+            chin: R::from_ratio(35, 100),
+            temple: R::ONE,
         }
     }
 }
@@ -234,8 +237,8 @@ impl<R: Real> AimDef<R> {
         if self.spread < R::ZERO {
             return Err(bad("aim spread", "must be ≥ 0"));
         }
-        if self.temple <= self.chin {
-            return Err(bad("aim temple", "must be above the chin"));
+        if self.temple <= self.chin || self.chin < R::ZERO || self.temple > R::ONE {
+            return Err(bad("aim temple", "need 0 ≤ chin < temple ≤ 1"));
         }
         Ok(())
     }
@@ -418,4 +421,21 @@ pub fn sweep_capsule<R: Real, V: Vector<R>>(from: V, to: V, rf: R, a: V, b: V, r
 
 fn bad(what: &'static str, reason: &'static str) -> SinewError {
     SinewError::InvalidParameter { what, reason, value: None }
+}
+
+/// Where an effector at `x` heads for a goal `goal` on a surface of outward normal `out`:
+/// straight to the goal once it is in front of it (inside the cone of half-angle 30°
+/// about `out` from the goal), else to the point `back` in front of the goal first — so
+/// the last part of every strike comes in along `−out` and the first touch is at the goal
+/// (see the module docs).
+pub fn approach<R: Real, V: Vector<R>>(x: V, goal: V, out: V, back: R) -> V {
+    let e = x - goal;
+    let a = e.dot(out);
+    let lateral = (e - out * a).length();
+    // tan 30° ≈ 0.577
+    if a > R::ZERO && lateral <= a * R::from_ratio(577, 1000) {
+        goal
+    } else {
+        goal + out * back
+    }
 }

@@ -6,7 +6,7 @@
 
 use sinew::fight::{
     AimDef, AimDistribution, Bout, BoutDef, BoutHandle, FightRng, FighterDef, FighterState, HeadFrame, ImpactDef,
-    MoveList, aim_ik, default_moves, impact, sweep_capsule,
+    MoveList, aim_ik, approach, default_moves, impact, sweep_capsule,
 };
 use sinew::prelude::*;
 use sinew::ragdoll::drive_parts::{humanoid3d_parts, humanoid16_parts};
@@ -73,8 +73,8 @@ fn one_strike(aim_def: &AimDef<f64>, rng: &mut FightRng, r: &mut Rng) -> Option<
     let (l1, l2) = ((p(&world, elbow) - p(&world, shoulder)).length(), (p(&world, hand) - p(&world, elbow)).length());
     // The target head: neck 0.15 m below the head centre, tilted up to ±15°.
     let sh = p(&world, shoulder);
-    let dx = r.range(0.28, 0.42);
-    let dy = r.range(0.05, 0.25);
+    let dx = r.range(0.40, 0.55);
+    let dy = r.range(0.0, 0.2);
     let tilt = r.range(-0.26, 0.26);
     let vel = Vector2::new(r.range(-0.5, 0.5), r.range(-0.5, 0.5));
     let (amp, freq, ph) = (r.range(0.0, 0.04), r.range(0.5, 2.0), r.range(0.0, 6.28));
@@ -89,11 +89,14 @@ fn one_strike(aim_def: &AimDef<f64>, rng: &mut FightRng, r: &mut Rng) -> Option<
         let t = k as f64 * dt;
         let (hx, nx) = (p(&world, head), p(&world, neck));
         let hf = HeadFrame::new(nx, hx, rh, p(&world, shoulder), aim_def, |_, _| Vector2::ZERO).unwrap();
-        let goal = hf.point(aim) + hf.out * rf;
+        let lead = world.particles().velocity(head).unwrap() * dt;
+        let goal = hf.point(aim) + hf.out * rf + lead;
         let x = p(&world, hand);
-        let (_, end) = aim_ik(p(&world, shoulder), p(&world, elbow), goal, l1, l2, Vector2::new(0.0, -1.0));
-        let dir = (end - x).normalize_or_zero();
-        world.particles_mut().set_kinematic_target(hand, x + dir * (speed * dt)).unwrap();
+        let via = approach(x, goal, hf.out, 0.06);
+        let (_, end) = aim_ik(p(&world, shoulder), p(&world, elbow), via, l1, l2, Vector2::new(0.0, -1.0));
+        let (dir, d) = (end - x).normalize_and_length();
+        let step = if via == goal { speed * dt } else { (speed * dt).min(d) };
+        world.particles_mut().set_kinematic_target(hand, x + dir * step).unwrap();
         world.particles_mut().set_kinematic_target(head, pos_at(t)).unwrap();
         world.particles_mut().set_kinematic_target(neck, pos_at(t) - axis).unwrap();
         world.step(dt).unwrap();
@@ -248,7 +251,7 @@ fn run<S: sinew::fight::FightSpace>(world: &mut World<S>, h: BoutHandle<S>, fram
 
 #[test]
 fn seeded_bouts_exchange_hits_on_both_sides() {
-    let bouts: u64 = std::env::var("SINEW_BOUTS").ok().and_then(|s| s.parse().ok()).unwrap_or(8);
+    let bouts: u64 = std::env::var("SINEW_BOUTS").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
     let seconds: u32 = std::env::var("SINEW_BOUT_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
     let (mut total, mut kos) = ([0u32; 2], 0);
     for seed in 0..bouts {
