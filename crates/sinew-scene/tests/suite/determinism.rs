@@ -29,6 +29,7 @@ const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
 const GOLDEN_ROPE_2D: u64 = 0xbb36_e642_3a54_bdbd;
 const GOLDEN_RAGDOLL_2D: u64 = 0xa432_33d5_8fa2_b8dd;
 const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
+const GOLDEN_FIGHTERS_2D: u64 = 0xd0c1_6f36_c370_ec46;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {
@@ -56,6 +57,15 @@ fn golden_fixed_point_ragdoll_scene_matches_committed_hash_after_1000_frames() {
 fn golden_fixed_point_taut_3d_scene_matches_committed_hash_after_1000_frames() {
     // A 3D taut rope: helices round two posts, contacts sliding along a box's edges.
     assert_eq!(hash_after("golden_fixed_taut_3d.json", 1000), GOLDEN_TAUT_3D, "taut 3D golden hash changed");
+}
+
+#[test]
+fn golden_fixed_point_fighters_scene_matches_committed_hash_after_1000_frames() {
+    // Two fighters (issue 22): pose drives, IK strikes, hits, a scene-defined move; the
+    // bout's state (moves, aims, generator, damage) is a controller, so it is in the hash.
+    let got = hash_after("golden_fixed_fighters_2d.json", 1000);
+    println!("fighters golden hash {got:#018x}");
+    assert_eq!(got, GOLDEN_FIGHTERS_2D, "fighters golden hash changed");
 }
 
 /// A digest of everything a scene prints frame by frame (`sinew simulate`'s JSON lines:

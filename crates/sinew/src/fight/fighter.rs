@@ -357,7 +357,11 @@ impl<S: FightSpace> Bout<S> {
                     }
                     let mut v = Vec::with_capacity(s.len());
                     for n in s {
-                        let i = def.moves.iter().position(|m| &m.name == n).ok_or(bad("fighter moves", "names a move the library lacks"))?;
+                        let i = def
+                            .moves
+                            .iter()
+                            .position(|m| &m.name == n)
+                            .ok_or(bad("fighter moves", "names a move the library lacks"))?;
                         v.push(u32::try_from(i).map_err(|_| bad("moves", "too many"))?);
                     }
                     v
@@ -500,6 +504,23 @@ fn strike_goal<S: FightSpace>(
     }
 }
 
+/// `t / dt` rounded to a whole frame: move timing compares frame counts, so a bout in
+/// `f32`, `f64` and fixed point switches moves and strike windows on the same frames.
+fn frames<R: Real>(t: R, dt: R) -> u32 {
+    let k = (t / dt + R::HALF).max(R::ZERO).min(R::from_i32(1 << 30));
+    // Whole part without a float cast: binary search over [0, 2^30].
+    let (mut lo, mut hi) = (0u32, 1u32 << 30);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if R::from_i32(i32::try_from(mid).unwrap_or(i32::MAX)) <= k {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
 fn limb_of(e: Effector) -> usize {
     match e {
         Effector::LeftHand => 0,
@@ -560,8 +581,7 @@ impl<S: FightSpace> BoutHandle<S> {
             )?);
         }
         // Next move.
-        let t = RealOf::<S>::from_i32(i32::try_from(f.frame).unwrap_or(i32::MAX)) * dt;
-        let done = bout.def.moves.get(f.current as usize).is_none_or(|m| t >= m.duration());
+        let done = bout.def.moves.get(f.current as usize).is_none_or(|m| f.frame >= frames(m.duration(), dt));
         if done {
             release(world, f, limb_end(f))?;
             let n = u32::try_from(bout.def.moves.len()).unwrap_or(u32::MAX);
@@ -607,7 +627,8 @@ impl<S: FightSpace> BoutHandle<S> {
         let limb = f.limbs[limb_of(s.effector)];
         let eh = f.nodes[limb.end as usize];
         f.prev_end = world.particles().position(eh).unwrap_or(f.prev_end);
-        let active = phase == DrivePhase::Driven && t >= s.from && t <= s.to && !f.struck;
+        let (k0, k1) = (frames(s.from, dt), frames(s.to, dt));
+        let active = phase == DrivePhase::Driven && f.frame > k0 && f.frame <= k1 + 1 && !f.struck;
         if !active {
             if f.striking {
                 release(world, f, eh)?;
@@ -701,6 +722,11 @@ impl<S: FightSpace> BoutHandle<S> {
         let speed = -(v - vt).dot(n);
         let accel = -((v - f.prev_vel) / dt).dot(n);
         let imp = impact(&bout.def.impact, striker, struck, speed, accel, s.area, s.impulse)?;
+        if !(imp.impulse > RealOf::<S>::ZERO) {
+            // A touch without approach (the target moving away as fast): no blow.
+            bout.fighters[i].prev_vel = v;
+            return Ok(());
+        }
         let (mut aim, mut along, mut miss) = (f.aim.along, RealOf::<S>::ZERO, RealOf::<S>::ZERO);
         if s.zone == TargetZone::Head && !blocked {
             if let Some((_, _, Some(hf))) = strike_goal(world, &bout.def, f, fo, s.zone, &limb, dt) {

@@ -131,9 +131,18 @@ pub fn impact<R: Real>(
     let tau = R::PI * (m / k).sqrt();
     let j = match authored {
         Some(j) if j.is_finite() && j >= R::ZERO => j,
-        Some(_) => return Err(SinewError::InvalidParameter { what: "authored impulse", reason: "must be ≥ 0", value: None }),
+        Some(_) => {
+            return Err(SinewError::InvalidParameter { what: "authored impulse", reason: "must be ≥ 0", value: None });
+        }
         None => m * ((R::ONE + def.restitution) * speed.max(R::ZERO) + accel.max(R::ZERO) * tau),
     };
     let force = j.safe_div(tau, R::ZERO);
-    Ok(Impact { effective_mass: m, stiffness: k, contact_time: tau, impulse: j, force, peak_force: force * R::PI * R::HALF })
+    Ok(Impact {
+        effective_mass: m,
+        stiffness: k,
+        contact_time: tau,
+        impulse: j,
+        force,
+        peak_force: force * R::PI * R::HALF,
+    })
 }

@@ -35,7 +35,9 @@ pub mod strike;
 pub use fighter::{Bout, BoutDef, BoutHandle, FighterDef, FighterState, HitEvent, MoveList};
 pub use impact::{Impact, ImpactDef, impact};
 pub use moves::{Effector, MoveDef, TargetZone, default_moves};
-pub use strike::{AimDef, AimDistribution, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, segment_closest, sweep_capsule};
+pub use strike::{
+    AimDef, AimDistribution, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, segment_closest, sweep_capsule,
+};
 
 use crate::math::{Quat, Real, Rotation, Vector, Vector2, Vector3};
 use crate::ragdoll::{DriveSpace, RigDef, RigLimit};
@@ -79,11 +81,7 @@ impl<R: Real> FightSpace for Space2<R> {
         Vector2::ZERO
     }
     fn horizontal(facing: Vector2<R>) -> Option<Vector2<R>> {
-        if facing.x == R::ZERO {
-            None
-        } else {
-            Some(Vector2::new(facing.x.signum0(), R::ZERO))
-        }
+        if facing.x == R::ZERO { None } else { Some(Vector2::new(facing.x.signum0(), R::ZERO)) }
     }
 }
 

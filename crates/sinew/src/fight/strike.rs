@@ -279,14 +279,7 @@ impl<V> HeadFrame<V> {
     /// The frame of the head capsule `neck → head` (radius `r`) facing `toward`, with the
     /// lateral direction from `lateral(axis, out)`. `None` if the capsule is degenerate
     /// or `toward` lies on its axis.
-    pub fn new<R: Real>(
-        neck: V,
-        head: V,
-        r: R,
-        toward: V,
-        def: &AimDef<R>,
-        lateral: impl Fn(V, V) -> V,
-    ) -> Option<Self>
+    pub fn new<R: Real>(neck: V, head: V, r: R, toward: V, def: &AimDef<R>, lateral: impl Fn(V, V) -> V) -> Option<Self>
     where
         V: Vector<R>,
     {
@@ -433,9 +426,5 @@ pub fn approach<R: Real, V: Vector<R>>(x: V, goal: V, out: V, back: R) -> V {
     let a = e.dot(out);
     let lateral = (e - out * a).length();
     // tan 30° ≈ 0.577
-    if a > R::ZERO && lateral <= a * R::from_ratio(577, 1000) {
-        goal
-    } else {
-        goal + out * back
-    }
+    if a > R::ZERO && lateral <= a * R::from_ratio(577, 1000) { goal } else { goal + out * back }
 }

@@ -134,7 +134,11 @@ fn strikes(dist: AimDistribution<f64>, seed: u64) -> (f64, f64, f64) {
 #[test]
 fn aimed_strikes_land_between_temple_and_chin_as_sampled() {
     let (frac, p, worst) = strikes(AimDistribution::Uniform, 0xa11_0001);
-    println!("uniform: {:.1} % of 1000 strikes within 2 cm of the aim (worst {:.2} cm), KS p = {p:.3}", 100.0 * frac, 100.0 * worst);
+    println!(
+        "uniform: {:.1} % of 1000 strikes within 2 cm of the aim (worst {:.2} cm), KS p = {p:.3}",
+        100.0 * frac,
+        100.0 * worst
+    );
     assert!(frac >= 0.99, "{frac}");
     assert!(p > 0.01, "KS p = {p}");
 }
@@ -206,7 +210,14 @@ fn doubling_the_strikes_speed_doubles_the_impulse() {
     for v in [2.0, 3.5, 5.0] {
         let (a, b) = (blow(v), blow(2.0 * v));
         let ratio = b.impulse / a.impulse;
-        println!("{v} m/s: J = {:.3} N·s, {} m/s: J = {:.3} N·s, ratio {ratio:.4}; force {:.0} N, τ = {:.1} ms", a.impulse, 2.0 * v, b.impulse, a.force, 1e3 * a.contact_time);
+        println!(
+            "{v} m/s: J = {:.3} N·s, {} m/s: J = {:.3} N·s, ratio {ratio:.4}; force {:.0} N, τ = {:.1} ms",
+            a.impulse,
+            2.0 * v,
+            b.impulse,
+            a.force,
+            1e3 * a.contact_time
+        );
         assert!((ratio - 2.0).abs() < 0.1, "ratio {ratio}");
     }
 }
@@ -215,13 +226,12 @@ type Fighters<R> = (World<Space2<R>>, BoutHandle<Space2<R>>);
 
 fn bout2d<R: Real>(seed: u64) -> Fighters<R> {
     let mut world = World::<Space2<R>>::new(WorldDef::default()).unwrap();
-    world
-        .add_collider(&ColliderDef::new(Shape::half_space(Vector2::new(R::ZERO, R::ONE), R::ZERO).unwrap()))
-        .unwrap();
+    world.add_collider(&ColliderDef::new(Shape::half_space(Vector2::new(R::ZERO, R::ONE), R::ZERO).unwrap())).unwrap();
     let rig = presets::humanoid16::<R>();
     let half = R::from_ratio(29, 100);
-    let a = FighterDef::new(rig.clone(), humanoid16_parts(), Vector2::new(-half, R::ZERO), Vector2::new(R::ONE, R::ZERO))
-        .moves(MoveList::Random(seed.wrapping_mul(2).wrapping_add(1)));
+    let a =
+        FighterDef::new(rig.clone(), humanoid16_parts(), Vector2::new(-half, R::ZERO), Vector2::new(R::ONE, R::ZERO))
+            .moves(MoveList::Random(seed.wrapping_mul(2).wrapping_add(1)));
     let b = FighterDef::new(rig, humanoid16_parts(), Vector2::new(half, R::ZERO), Vector2::new(-R::ONE, R::ZERO))
         .moves(MoveList::Random(seed.wrapping_mul(2).wrapping_add(2)));
     let h = Bout::add(&mut world, &[a, b], BoutDef::default(), seed).unwrap();
@@ -271,8 +281,9 @@ fn a_3d_bout_exchanges_hits() {
     let mut world = World::<Space3<f64>>::new(WorldDef::default()).unwrap();
     world.add_collider(&ColliderDef::new(Shape::half_space(Vector3::new(0.0, 1.0, 0.0), 0.0).unwrap())).unwrap();
     let rig = presets::humanoid3d::<f64>();
-    let a = FighterDef::new(rig.clone(), humanoid3d_parts(), Vector3::new(-0.29, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0))
-        .moves(MoveList::Random(11));
+    let a =
+        FighterDef::new(rig.clone(), humanoid3d_parts(), Vector3::new(-0.29, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0))
+            .moves(MoveList::Random(11));
     let b = FighterDef::new(rig, humanoid3d_parts(), Vector3::new(0.29, 0.0, 0.0), Vector3::new(-1.0, 0.0, 0.0))
         .moves(MoveList::Random(12));
     let h = Bout::add(&mut world, &[a, b], BoutDef::default(), 3).unwrap();
