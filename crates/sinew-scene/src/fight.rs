@@ -65,12 +65,15 @@ fn move_def<R: Real>(path: &str, m: &MoveSpec) -> Result<MoveDef<R>, SceneError>
     Ok(d)
 }
 
+/// A built bout and each fighter's particles.
+pub(crate) type Fighters<S> = (BoutHandle<S>, Vec<Vec<ParticleHandle>>);
+
 /// Builds the file's fighters (if any) into `world`; returns the bout and each fighter's
 /// particles (rig order), which the caller numbers after the ragdolls'.
 pub(crate) fn add_fighters<S: SceneSpace>(
     spec: &SceneSpec,
     world: &mut World<S>,
-) -> Result<Option<(BoutHandle<S>, Vec<Vec<ParticleHandle>>)>, SceneError> {
+) -> Result<Option<Fighters<S>>, SceneError> {
     if spec.fighters.is_empty() {
         if !spec.fight_moves.is_empty() {
             return Err(err("fight_moves", "given without fighters"));

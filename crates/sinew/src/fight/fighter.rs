@@ -475,6 +475,19 @@ fn opponent<S: FightSpace>(world: &World<S>, fs: &[Fighter<S>], i: usize) -> usi
     best.0
 }
 
+/// A strike's goal (effector centre), the outward normal there, and the head frame when
+/// aimed at a head.
+type Goal<S> = (VecOf<S>, VecOf<S>, Option<HeadFrame<VecOf<S>>>);
+
+/// A bout's hits of a frame.
+pub type Hits<S> = Vec<HitEvent<RealOf<S>, VecOf<S>>>;
+
+/// A capsule of the opponent: drive part, segment ends, radius, whether it blocks.
+type Capsule<S> = (u32, VecOf<S>, VecOf<S>, RealOf<S>, bool);
+
+/// The first touch: where, the part, whether blocked.
+type FirstTouch<S> = (SweepHit<RealOf<S>, VecOf<S>>, u32, bool);
+
 /// The goal of a strike of fighter `f` on fighter `o` (effector centre) and the head
 /// frame when aimed at a head.
 fn strike_goal<S: FightSpace>(
@@ -485,7 +498,7 @@ fn strike_goal<S: FightSpace>(
     zone: TargetZone,
     limb: &LimbNodes<RealOf<S>>,
     dt: RealOf<S>,
-) -> Option<(VecOf<S>, VecOf<S>, Option<HeadFrame<VecOf<S>>>)> {
+) -> Option<Goal<S>> {
     let ps = world.particles();
     let p = |x: &Fighter<S>, i: u32| ps.pos[x.nodes[i as usize].index()];
     let root = p(f, limb.root);
@@ -533,7 +546,7 @@ fn limb_of(e: Effector) -> usize {
 impl<S: FightSpace> BoutHandle<S> {
     /// One frame of the bout (see the module docs): plays moves, aims strikes, steps the
     /// world by `dt` and returns the frame's hits.
-    pub fn step(self, world: &mut World<S>, dt: RealOf<S>) -> Result<Vec<HitEvent<RealOf<S>, VecOf<S>>>, SinewError> {
+    pub fn step(self, world: &mut World<S>, dt: RealOf<S>) -> Result<Hits<S>, SinewError> {
         if !(dt > RealOf::<S>::ZERO) || !dt.is_finite() {
             return Err(bad("dt", "must be > 0"));
         }
@@ -544,8 +557,8 @@ impl<S: FightSpace> BoutHandle<S> {
         }
         let ends: Vec<VecOf<S>> = bout.fighters.iter().map(|f| f.prev_end).collect();
         world.step(dt)?;
-        for i in 0..bout.fighters.len() {
-            self.detect(world, &mut bout, i, ends[i], dt)?;
+        for (i, &from) in ends.iter().enumerate() {
+            self.detect(world, &mut bout, i, from, dt)?;
         }
         bout.frame += 1;
         let hits = bout.hits.clone();
@@ -679,7 +692,7 @@ impl<S: FightSpace> BoutHandle<S> {
         let od = world.controller(fo.drive)?;
         let name = |n: &str| od.part_index(n).and_then(|k| u32::try_from(k).ok());
         // Capsules: forearms (blocks), head, torso.
-        let mut caps: Vec<(u32, VecOf<S>, VecOf<S>, RealOf<S>, bool)> = Vec::new();
+        let mut caps: Vec<Capsule<S>> = Vec::new();
         for (k, part) in [(0usize, "forearm_l"), (1, "forearm_r")] {
             let l = fo.limbs[k];
             if let Some(pi) = name(part) {
@@ -692,7 +705,7 @@ impl<S: FightSpace> BoutHandle<S> {
         if let Some(pi) = name("chest") {
             caps.push((pi, q(fo.head[2]), q(fo.head[1]), fo.torso_radius, false));
         }
-        let mut first: Option<(SweepHit<RealOf<S>, VecOf<S>>, u32, bool)> = None;
+        let mut first: Option<FirstTouch<S>> = None;
         for (pi, a, b, r, block) in caps {
             if let Some(h) = sweep_capsule(from, to, limb.radius, a, b, r) {
                 if first.as_ref().is_none_or(|(g, _, _)| h.t < g.t) {

@@ -132,7 +132,9 @@ pub fn impact<R: Real>(
     let j = match authored {
         Some(j) if j.is_finite() && j >= R::ZERO => j,
         Some(_) => {
-            return Err(SinewError::InvalidParameter { what: "authored impulse", reason: "must be ≥ 0", value: None });
+            return Err(SinewError::InvalidParameter {
+                what: "authored impulse", reason: "must be ≥ 0", value: None
+            });
         }
         None => m * ((R::ONE + def.restitution) * speed.max(R::ZERO) + accel.max(R::ZERO) * tau),
     };

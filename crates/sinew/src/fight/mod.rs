@@ -32,7 +32,7 @@ pub mod impact;
 pub mod moves;
 pub mod strike;
 
-pub use fighter::{Bout, BoutDef, BoutHandle, FighterDef, FighterState, HitEvent, MoveList};
+pub use fighter::{Bout, BoutDef, BoutHandle, FighterDef, FighterState, HitEvent, Hits, MoveList};
 pub use impact::{Impact, ImpactDef, impact};
 pub use moves::{Effector, MoveDef, TargetZone, default_moves};
 pub use strike::{

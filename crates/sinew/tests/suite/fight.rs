@@ -77,10 +77,10 @@ fn one_strike(aim_def: &AimDef<f64>, rng: &mut FightRng, r: &mut Rng) -> Option<
     let dy = r.range(0.0, 0.2);
     let tilt = r.range(-0.26, 0.26);
     let vel = Vector2::new(r.range(-0.5, 0.5), r.range(-0.5, 0.5));
-    let (amp, freq, ph) = (r.range(0.0, 0.04), r.range(0.5, 2.0), r.range(0.0, 6.28));
+    let (amp, freq, ph) = (r.range(0.0, 0.04), r.range(0.5, 2.0), r.range(0.0, std::f64::consts::TAU));
     let head0 = sh + Vector2::new(dx, dy);
     let axis = Vector2::new(-tilt.sin(), tilt.cos()) * 0.15;
-    let pos_at = |t: f64| head0 + vel * t + Vector2::new(amp * (freq * 6.28 * t + ph).sin(), 0.0);
+    let pos_at = |t: f64| head0 + vel * t + Vector2::new(amp * (freq * std::f64::consts::TAU * t + ph).sin(), 0.0);
     let head = world.add_particle(&ParticleDef::at(pos_at(0.0)).pinned()).unwrap();
     let neck = world.add_particle(&ParticleDef::at(pos_at(0.0) - axis).pinned()).unwrap();
     let aim = aim_def.sample(rng);
@@ -247,12 +247,12 @@ fn run<S: sinew::fight::FightSpace>(world: &mut World<S>, h: BoutHandle<S>, fram
             hits[e.attacker as usize & 1] += 1;
         }
         let b = world.controller(h).unwrap();
-        for i in 0..2 {
+        for (i, p) in prev.iter_mut().enumerate() {
             let s = b.state(i).unwrap();
-            if s == FighterState::KnockedOut && prev[i] != FighterState::KnockedOut {
+            if s == FighterState::KnockedOut && *p != FighterState::KnockedOut {
                 kos += 1;
             }
-            prev[i] = s;
+            *p = s;
         }
     }
     let finite = world.particles().positions().iter().all(|p| p.is_finite());
@@ -322,7 +322,7 @@ fn bad_input_is_an_error_not_a_panic() {
     let mut world = World2d::new(WorldDef::default()).unwrap();
     let rig = presets::humanoid16::<f64>();
     let f = FighterDef::new(rig.clone(), humanoid16_parts(), Vector2::ZERO, Vector2::new(1.0, 0.0));
-    assert!(Bout::add(&mut world, &[f.clone()], BoutDef::default(), 1).is_err(), "one fighter");
+    assert!(Bout::add(&mut world, std::slice::from_ref(&f), BoutDef::default(), 1).is_err(), "one fighter");
     let g = f.clone().moves(MoveList::Scripted(vec!["uppercut".into()]));
     assert!(Bout::add(&mut world, &[f.clone(), g], BoutDef::default(), 1).is_err(), "unknown move");
     let up = FighterDef::new(rig, humanoid16_parts(), Vector2::ZERO, Vector2::new(0.0, 1.0));
