@@ -24,7 +24,7 @@
 //! 4. the world steps;
 //! 5. **hits**: each striking effector's sphere is swept along its motion of the frame
 //!    against the opponent's forearms (a guard in the way blocks), head and torso
-//!    capsules; the first touch is a hit: the [impact model](super::impact) gives its
+//!    capsules; the first touch is a hit: the [impact model](mod@super::impact) gives its
 //!    impulse `J` and force, [`PoseDriveHandle::hit`] applies `−n̂·J` at the point, the
 //!    effector is released, and the hit is reported ([`HitEvent`]). Unblocked hits add `J`
 //!    to the target's damage (blocked ones `J/4`); at `ko_threshold` it is knocked out

@@ -5,7 +5,7 @@
 //! - [`strike`]: a seeded integer RNG ([`FightRng`]), the aim point drawn between temple
 //!   and chin of the target's head ([`AimDef`], [`HeadFrame`]), the two-bone IK that
 //!   drives the fist or foot to it, and swept contact of the effector against capsules;
-//! - [`impact`]: the impulse and force of a blow from the contact area, the relative
+//! - [`impact`](mod@impact): the impulse and force of a blow from the contact area, the relative
 //!   velocity and the strike's acceleration (or an authored value);
 //! - [`moves`]: moves as data (keyframed part targets, the active limb, the strike window),
 //!   with a default library (stance, guard, jab, cross, hook, kick, block, hit-react);
