@@ -30,6 +30,8 @@ pub struct BuiltScene<S: SceneSpace> {
     pub brachiator: Option<sinew::brachiation::Brachiator<RealOf<S>>>,
     /// Grabs the brachiator had made before the last step (the frame's new grabs follow).
     pub grabs_before: usize,
+    /// The fighters' bout (`fighters` key), which steps the world.
+    pub bout: Option<sinew::fight::BoutHandle<S>>,
     /// Particle slot → (generation, global index).
     slot_map: Vec<Option<(u32, usize)>>,
     /// Every rope's particles, rope after rope, as of the last [`BuiltScene::sync`]: while
@@ -332,6 +334,15 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Re
     let mut ragdolls = Vec::new();
     let mut muscles = Vec::new();
     S::add_ragdolls(spec, &mut world, &mut handles, &mut ragdolls, &mut muscles)?;
+    let bout = match crate::fight::add_fighters(spec, &mut world)? {
+        Some((h, nodes)) => {
+            for n in nodes {
+                handles.extend_from_slice(&n);
+            }
+            Some(h)
+        }
+        None => None,
+    };
 
     for (i, c) in spec.distances.iter().enumerate() {
         let path = format!("distances[{i}]");
@@ -435,6 +446,7 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Re
         ropes,
         ragdolls,
         muscles,
+        bout,
         slot_map: Vec::new(),
         synced_ropes: Vec::new(),
         brachiator: None,

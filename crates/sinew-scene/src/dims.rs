@@ -11,7 +11,14 @@ use sinew::{
 };
 
 /// A space a scene can be built in.
-pub trait SceneSpace: RigSpace<Real: SceneReal> {
+pub trait SceneSpace: sinew::fight::FightSpace + RigSpace<Real: SceneReal> {
+    /// The rig and drive parts of a fighter's `rig` key (`humanoid16` in 2D,
+    /// `humanoid3d` in 3D).
+    #[allow(clippy::type_complexity)]
+    fn fighter_rig(
+        path: &str,
+        name: &str,
+    ) -> Result<(sinew::RigDef<Self>, Vec<sinew::ragdoll::DrivePartDef<sinew::RealOf<Self>>>), SceneError>;
     /// Spawns the file's ragdolls (muscle ragdolls are the world's controllers; their
     /// handles are returned).
     fn add_ragdolls(
@@ -162,6 +169,16 @@ fn spawn_ragdoll<S: SceneSpace>(
 }
 
 impl<R: SceneReal> SceneSpace for Space2<R> {
+    fn fighter_rig(
+        path: &str,
+        name: &str,
+    ) -> Result<(sinew::RigDef<Self>, Vec<sinew::ragdoll::DrivePartDef<R>>), SceneError> {
+        match name {
+            "humanoid16" => Ok((presets::humanoid16::<R>(), sinew::ragdoll::drive_parts::humanoid16_parts())),
+            "humanoid3d" => Err(err(path, "\"humanoid3d\" needs a 3D scene")),
+            _ => Err(err(path, format!("unknown rig {name:?}: 2D fighters are \"humanoid16\""))),
+        }
+    }
     fn add_ragdolls(
         spec: &SceneSpec,
         world: &mut World<Self>,
@@ -268,6 +285,16 @@ impl<R: SceneReal> SceneSpace for Space2<R> {
 }
 
 impl<R: SceneReal> SceneSpace for Space3<R> {
+    fn fighter_rig(
+        path: &str,
+        name: &str,
+    ) -> Result<(sinew::RigDef<Self>, Vec<sinew::ragdoll::DrivePartDef<R>>), SceneError> {
+        match name {
+            "humanoid3d" => Ok((presets::humanoid3d::<R>(), sinew::ragdoll::drive_parts::humanoid3d_parts())),
+            "humanoid16" => Err(err(path, "\"humanoid16\" needs a 2D scene")),
+            _ => Err(err(path, format!("unknown rig {name:?}: 3D fighters are \"humanoid3d\""))),
+        }
+    }
     fn add_ragdolls(
         spec: &SceneSpec,
         world: &mut World<Self>,

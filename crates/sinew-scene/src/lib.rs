@@ -15,6 +15,7 @@ mod brachiator;
 mod build;
 mod dims;
 mod draw;
+mod fight;
 mod limits;
 pub mod spec;
 
@@ -153,6 +154,55 @@ impl<S: SceneSpace> SceneSim<S> {
     }
 }
 
+impl<S: SceneSpace> SceneSim<S> {
+    /// The frame line's `fighters` and `hits`.
+    fn write_fighters(&self, out: &mut String, h: sinew::fight::BoutHandle<S>) -> Result<(), SceneError> {
+        let w = &self.scene.world;
+        let e = |e: sinew::SinewError| SceneError { path: "fighters".into(), message: e.to_string() };
+        let b = w.controller(h).map_err(e)?;
+        out.push_str(",\"fighters\":[");
+        for k in 0..b.fighter_count() {
+            if k > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"indices\":[");
+            for (i, p) in b.nodes(k).map_err(e)?.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let g = self.scene.global_of(*p).map_or(-1, |g| g as i64);
+                let _ = write!(out, "{g}");
+            }
+            let _ = write!(out, "],\"state\":\"{}\"", b.state(k).map_err(e)?.name());
+            out.push_str(",\"move\":");
+            let m = b.current_move(k).map_err(e)?.unwrap_or("");
+            let _ = write!(out, "{}", serde_json::Value::String(m.to_owned()));
+            out.push_str(",\"damage\":");
+            json_number(out, b.damage(k).map_err(e)?, || format!("fighters[{k}].damage"))?;
+            out.push('}');
+        }
+        out.push_str("],\"hits\":[");
+        for (k, hit) in b.hits().iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            let target = b.drive(hit.target as usize).map_err(e)?;
+            let part = w.controller(target).map_err(e)?.part_name(hit.part as usize).unwrap_or("").to_owned();
+            let _ = write!(out, "{{\"attacker\":{},\"target\":{},\"part\":", hit.attacker, hit.target);
+            let _ = write!(out, "{}", serde_json::Value::String(part));
+            out.push_str(",\"point\":");
+            Self::write_vec(out, hit.point, || format!("hits[{k}].point"))?;
+            out.push_str(",\"force\":");
+            json_number(out, hit.force, || format!("hits[{k}].force"))?;
+            out.push_str(",\"impulse\":");
+            json_number(out, hit.impulse, || format!("hits[{k}].impulse"))?;
+            let _ = write!(out, ",\"zone\":\"{}\",\"blocked\":{}}}", hit.zone.name(), hit.blocked);
+        }
+        out.push(']');
+        Ok(())
+    }
+}
+
 impl<S: SceneSpace> Simulation for SceneSim<S> {
     fn dim(&self) -> usize {
         S::DIM
@@ -173,9 +223,18 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         let dt = RealOf::<S>::from_f64(self.scene.dt);
         let t_end = self.scene.world.time() + dt;
         self.scene.apply_reels(t_end)?;
-        // (Muscle ragdolls are controllers of the world: it steps them.)
-        let result = self.scene.world.step(dt);
-        result.map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
+        // (Muscle ragdolls are controllers of the world: it steps them. A bout steps the
+        // world itself, after playing the fighters' moves.)
+        match self.scene.bout {
+            Some(b) => {
+                b.step(&mut self.scene.world, dt)
+                    .map_err(|e| SceneError { path: "fighters".into(), message: e.to_string() })?;
+            }
+            None => {
+                let result = self.scene.world.step(dt);
+                result.map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
+            }
+        }
         if let Some(b) = &mut self.scene.brachiator {
             self.scene.grabs_before = b.grabs.len();
             b.step(dt).map_err(|e| SceneError { path: "brachiator".into(), message: e.to_string() })?;
@@ -263,6 +322,9 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         }
         if let Some(b) = &self.scene.brachiator {
             brachiator::write_json(b, self.scene.grabs_before, out)?;
+        }
+        if let Some(b) = self.scene.bout {
+            self.write_fighters(out, b)?;
         }
         let _ = write!(out, ",\"hash\":\"{:016x}\"}}", self.state_hash());
         Ok(())

@@ -89,6 +89,16 @@ pub struct SceneSpec {
     /// Ragdolls (their particles are numbered after the ropes', ragdoll by ragdoll).
     #[serde(default)]
     pub ragdolls: Vec<RagdollSpec>,
+    /// Fighters: driven ragdolls exchanging strikes (their particles are numbered after
+    /// the ragdolls', fighter by fighter). At least two, or none.
+    #[serde(default)]
+    pub fighters: Vec<FighterSpec>,
+    /// Moves added to (or, by name, replacing) the default fighting library.
+    #[serde(default)]
+    pub fight_moves: Vec<MoveSpec>,
+    /// Seed of the aims drawn between temple and chin; default 1.
+    #[serde(default)]
+    pub fight_seed: Option<u64>,
     /// Rendering hints.
     #[serde(default)]
     pub view: Option<ViewSpec>,
@@ -136,6 +146,92 @@ pub struct BranchSpec {
     pub from: Vec<f64>,
     /// The other end.
     pub to: Vec<f64>,
+}
+
+/// A fighter.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FighterSpec {
+    /// `"humanoid16"` (2D) or `"humanoid3d"` (3D).
+    pub rig: String,
+    /// Where the rig's origin goes (m).
+    pub origin: Vec<f64>,
+    /// The direction it faces (its horizontal part).
+    pub facing: Vec<f64>,
+    /// Move names played in a loop, or `{"random": seed}`. Default `{"random": k + 1}`.
+    #[serde(default)]
+    pub moves: Option<MovesSpec>,
+    /// Damage (sum of hit impulses, N·s) that knocks it out; default 120.
+    #[serde(default)]
+    pub ko_threshold: Option<f64>,
+}
+
+/// A fighter's moves.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum MovesSpec {
+    /// Names, in a loop.
+    Script(Vec<String>),
+    /// Drawn by a seeded generator.
+    Random(RandomMovesSpec),
+}
+
+/// `{"random": seed}`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RandomMovesSpec {
+    /// The seed.
+    pub random: u64,
+}
+
+/// A move: keyframed sagittal angles of drive parts, optionally a strike.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveSpec {
+    /// Unique name.
+    pub name: String,
+    /// Keyframes, the first at time 0.
+    pub keys: Vec<KeyframeSpec>,
+    /// The strike, if it is one.
+    #[serde(default)]
+    pub strike: Option<StrikeSpec>,
+    /// A block (forearms up before the head); default false.
+    #[serde(default)]
+    pub blocking: Option<bool>,
+    /// Forward step at mid-move (m); default 0.
+    #[serde(default)]
+    pub lunge: Option<f64>,
+}
+
+/// A keyframe.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyframeSpec {
+    /// Time from the move's start (s).
+    pub t: f64,
+    /// Part name → sagittal angle (degrees) relative to its parent.
+    pub targets: std::collections::BTreeMap<String, f64>,
+}
+
+/// A strike.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrikeSpec {
+    /// `"hand_l"`, `"hand_r"`, `"foot_l"` or `"foot_r"`.
+    pub effector: String,
+    /// Window `[from, to]` (s).
+    pub window: Vec<f64>,
+    /// Effector speed in the IK phase (m/s).
+    pub speed: f64,
+    /// `"head"` or `"torso"`; default head.
+    #[serde(default)]
+    pub zone: Option<String>,
+    /// Contact area (m²); default 0.005.
+    #[serde(default)]
+    pub area: Option<f64>,
+    /// Authored impulse (N·s) replacing the impact model's.
+    #[serde(default)]
+    pub impulse: Option<f64>,
 }
 
 /// A particle.

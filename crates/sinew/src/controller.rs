@@ -208,3 +208,9 @@ impl<T> Debug for ControllerHandle<T> {
 pub(crate) fn not_found<T>(h: ControllerHandle<T>) -> SinewError {
     SinewError::InvalidHandle { what: "controller", handle: Some(h.raw) }
 }
+
+impl<T> SavedState for ControllerHandle<T> {
+    fn hash_state(&self, h: &mut StateHasher) {
+        self.raw.hash_state(h);
+    }
+}

@@ -43,6 +43,7 @@ pub mod debug_draw;
 mod dim;
 pub mod driver;
 mod error;
+pub mod fight;
 pub mod ik;
 pub mod impact;
 pub mod limits;

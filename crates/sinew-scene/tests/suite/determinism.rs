@@ -32,6 +32,7 @@ const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
 /// The brachiating character after 60 s (3600 frames), recorded from this run:
 /// `sinew simulate scenes/golden_fixed_brachiation_2d.json --frames 3600 --every 3600`.
 const GOLDEN_BRACHIATION_2D: u64 = 0x9fc4_7a47_54ff_2329;
+const GOLDEN_FIGHTERS_2D: u64 = 0xd0c1_6f36_c370_ec46;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {
@@ -69,6 +70,15 @@ fn golden_fixed_point_brachiation_scene_matches_committed_hash_after_60_seconds(
         GOLDEN_BRACHIATION_2D,
         "brachiation golden hash changed"
     );
+}
+
+#[test]
+fn golden_fixed_point_fighters_scene_matches_committed_hash_after_1000_frames() {
+    // Two fighters (issue 22): pose drives, IK strikes, hits, a scene-defined move; the
+    // bout's state (moves, aims, generator, damage) is a controller, so it is in the hash.
+    let got = hash_after("golden_fixed_fighters_2d.json", 1000);
+    println!("fighters golden hash {got:#018x}");
+    assert_eq!(got, GOLDEN_FIGHTERS_2D, "fighters golden hash changed");
 }
 
 /// A digest of everything a scene prints frame by frame (`sinew simulate`'s JSON lines:

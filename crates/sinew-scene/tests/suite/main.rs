@@ -2,6 +2,7 @@
 //! read `determinism::golden_*`, `rope_report::...`); see `crates/sinew/tests/suite`.
 
 mod determinism;
+mod fighter_keys;
 mod fuzz;
 mod hostile;
 mod limits;

@@ -27,6 +27,7 @@ const LAYERS: &[&str] = &[
     "world",
     "ragdoll",
     "brachiation",
+    "fight",
     "debug_draw",
     "stepper",
 ];

@@ -14,6 +14,7 @@ mod clock;
 mod constraints;
 mod contacts;
 mod drive;
+mod fight;
 mod fixed_point;
 mod fixed_range;
 mod forces;

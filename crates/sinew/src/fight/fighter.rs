@@ -1,0 +1,806 @@
+//! Fighters: driven ragdolls that play moves, aim strikes at each other, block, take
+//! hits, get knocked out and get up.
+//!
+//! # Structure
+//!
+//! [`Bout::add`] spawns each fighter's rig (turned to face its opponent,
+//! [`FightSpace::face_rig`]), a [`PoseDrive`] over it, and a soft **hold** on its pelvis
+//! (an attachment to the standing point, compliance 2·10⁻⁵ m/N: the balance a game's
+//! animation gives a character, as PuppetMaster pins its puppet). The fighters' state — the
+//! move playing and its frame, the aim, the strike's phase, damage, the generator — lives in
+//! the [`Bout`], a [`Controller`] with no physics of its own: it is in the world's state, so
+//! snapshots, restore and the state hash cover it. [`BoutHandle::step`] runs one frame:
+//!
+//! 1. **state machine** per fighter, from its drive's reaction phase: `Driven` →
+//!    [`FighterState::Fighting`], `Recovering` (after a heavy hit) → `Hit`,
+//!    `KnockedOut` → `KnockedOut` (hold removed: the passive ragdoll falls), `GettingUp`
+//!    → `GettingUp` (the hold comes back at the pelvis and walks to the standing point);
+//! 2. **moves**: when a move ends the next comes from the fighter's script (cycled) or is
+//!    drawn by its [`FightRng`]; each part's target is the move's sagittal angle at the
+//!    move's time ([`moves`](super::moves)); the hold's target moves forward by the lunge;
+//! 3. **strikes**: in the strike window, once the aim (drawn at the move's start,
+//!    [`strike`](super::strike)) is within the limb's reach, the effector is driven by
+//!    two-bone IK as a kinematic target at the strike's speed;
+//! 4. the world steps;
+//! 5. **hits**: each striking effector's sphere is swept along its motion of the frame
+//!    against the opponent's forearms (a guard in the way blocks), head and torso
+//!    capsules; the first touch is a hit: the [impact model](mod@super::impact) gives its
+//!    impulse `J` and force, [`PoseDriveHandle::hit`] applies `−n̂·J` at the point, the
+//!    effector is released, and the hit is reported ([`HitEvent`]). Unblocked hits add `J`
+//!    to the target's damage (blocked ones `J/4`); at `ko_threshold` it is knocked out
+//!    (damage resets when it is up again).
+
+use crate::SinewError;
+use crate::constraint::{AttachmentDef, AttachmentHandle};
+use crate::controller::{Controller, ControllerHandle};
+use crate::math::{Real, Vector};
+use crate::particle::ParticleHandle;
+use crate::ragdoll::{
+    DriveGains, DrivePartDef, DrivePhase, HitReactionDef, PoseDrive, PoseDriveDef, PoseDriveHandle, Ragdoll, RigDef,
+};
+use crate::space::{RealOf, VecOf};
+use crate::state::{SavedState, StateHasher, saved_state};
+use crate::world::World;
+
+use super::FightSpace;
+use super::impact::{ImpactDef, impact};
+use super::moves::{Effector, MoveDef, TargetZone, default_moves};
+use super::strike::{AimDef, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, sweep_capsule};
+
+/// Where a fighter's moves come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveList {
+    /// These moves by name, in a loop.
+    Scripted(Vec<String>),
+    /// Drawn uniformly from the library (except `hit_react`) by a generator of this seed.
+    Random(u64),
+}
+
+/// One fighter of a [`Bout`].
+#[derive(Clone, Debug)]
+pub struct FighterDef<S: FightSpace> {
+    /// The rig, built facing `+x` (a preset humanoid).
+    pub rig: RigDef<S>,
+    /// Its drive parts (e.g. [`humanoid16_parts`](crate::ragdoll::drive_parts::humanoid16_parts)).
+    pub parts: Vec<DrivePartDef<RealOf<S>>>,
+    /// Where the rig's origin goes (m).
+    pub origin: VecOf<S>,
+    /// The direction it faces (horizontal part used).
+    pub facing: VecOf<S>,
+    /// Its moves.
+    pub moves: MoveList,
+    /// Damage (sum of hit impulses, N·s) that knocks it out.
+    pub ko_threshold: RealOf<S>,
+    /// The drive's gains for every part. Default 6 Hz, `ζ = 1`.
+    pub gains: DriveGains<RealOf<S>>,
+}
+
+impl<S: FightSpace> FighterDef<S> {
+    /// A fighter from a rig and its parts at `origin` facing `facing`, random moves of seed
+    /// `seed`, knocked out at 120 N·s of damage.
+    pub fn new(rig: RigDef<S>, parts: Vec<DrivePartDef<RealOf<S>>>, origin: VecOf<S>, facing: VecOf<S>) -> Self {
+        Self {
+            rig,
+            parts,
+            origin,
+            facing,
+            moves: MoveList::Random(1),
+            ko_threshold: RealOf::<S>::from_i32(120),
+            gains: DriveGains::Frequency { frequency: RealOf::<S>::from_i32(6), damping_ratio: RealOf::<S>::ONE },
+        }
+    }
+
+    /// Sets the moves.
+    #[must_use]
+    pub fn moves(mut self, moves: MoveList) -> Self {
+        self.moves = moves;
+        self
+    }
+
+    /// Sets the knock-out damage (N·s).
+    #[must_use]
+    pub fn ko_threshold(mut self, j: RealOf<S>) -> Self {
+        self.ko_threshold = j;
+        self
+    }
+}
+
+/// Settings shared by a bout's fighters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoutDef<R> {
+    /// The move library. Default [`default_moves`].
+    pub moves: Vec<MoveDef<R>>,
+    /// Where strikes aim on heads.
+    pub aim: AimDef<R>,
+    /// The impact model.
+    pub impact: ImpactDef<R>,
+    /// The pelvis hold's compliance (m/N). Default 2·10⁻⁵.
+    pub hold_compliance: R,
+    /// The pelvis hold's damping (N·s/m). Default 400.
+    pub hold_damping: R,
+    /// Extra reach (m) beyond `l₁ + l₂` at which a strike switches to IK. Default 0.05.
+    pub reach_margin: R,
+}
+
+impl<R: Real> Default for BoutDef<R> {
+    fn default() -> Self {
+        Self {
+            moves: default_moves(),
+            aim: AimDef::default(),
+            impact: ImpactDef::default(),
+            hold_compliance: R::from_ratio(2, 100_000),
+            hold_damping: R::from_i32(400),
+            reach_margin: R::from_ratio(5, 100),
+        }
+    }
+}
+
+saved_state!(impl[R: Real] BoutDef<R> { moves, aim, impact, hold_compliance, hold_damping, reach_margin });
+
+/// A fighter's state, for games and the frame output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FighterState {
+    /// Playing its moves.
+    Fighting,
+    /// Reeling from a heavy hit (strength on the envelope).
+    Hit,
+    /// Limp on the ground.
+    KnockedOut,
+    /// Blending back to its pose.
+    GettingUp,
+}
+
+impl SavedState for FighterState {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.write_u64(*self as u64);
+    }
+}
+
+impl FighterState {
+    /// `"fighting"`, `"hit"`, `"knocked_out"`, `"getting_up"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Fighting => "fighting",
+            Self::Hit => "hit",
+            Self::KnockedOut => "knocked_out",
+            Self::GettingUp => "getting_up",
+        }
+    }
+}
+
+/// A hit of a frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HitEvent<R, V> {
+    /// The striking fighter (index in the bout).
+    pub attacker: u32,
+    /// The fighter struck.
+    pub target: u32,
+    /// The drive part struck (index in the target's drive).
+    pub part: u32,
+    /// The zone the strike aimed at.
+    pub zone: TargetZone,
+    /// Whether a forearm took it.
+    pub blocked: bool,
+    /// The contact point (m).
+    pub point: V,
+    /// Impulse `J` (N·s).
+    pub impulse: R,
+    /// Mean force `J/τ` (N).
+    pub force: R,
+    /// Approach speed (m/s).
+    pub speed: R,
+    /// The aim's fraction chin → temple (head strikes).
+    pub aim: R,
+    /// Where the contact point projects on chin → temple (head hits; unclamped).
+    pub along: R,
+    /// Distance (m) from the contact point to the aim point at contact (head hits).
+    pub miss: R,
+}
+
+saved_state!(impl[R: Real, V: SavedState] HitEvent<R, V> {
+    attacker, target, part, zone, blocked, point, impulse, force, speed, aim, along, miss,
+});
+
+/// Node indices (into the fighter's nodes) of one limb.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LimbNodes<R> {
+    root: u32,
+    mid: u32,
+    end: u32,
+    l1: R,
+    l2: R,
+    radius: R,
+}
+
+saved_state!(impl[R: Real] LimbNodes<R> { root, mid, end, l1, l2, radius });
+
+/// One fighter's state (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+struct Fighter<S: FightSpace> {
+    nodes: Vec<ParticleHandle>,
+    drive: PoseDriveHandle<S>,
+    facing: VecOf<S>,
+    home: VecOf<S>,
+    hold: Option<AttachmentHandle>,
+    hold_at: VecOf<S>,
+    script: Vec<u32>,
+    script_pos: u32,
+    random: bool,
+    rng: FightRng,
+    current: u32,
+    frame: u32,
+    aim: AimPoint<RealOf<S>>,
+    striking: bool,
+    struck: bool,
+    prev_end: VecOf<S>,
+    prev_vel: VecOf<S>,
+    damage: RealOf<S>,
+    ko_threshold: RealOf<S>,
+    state: FighterState,
+    /// hands l, r; feet l, r.
+    limbs: [LimbNodes<RealOf<S>>; 4],
+    /// head, neck, pelvis.
+    head: [u32; 3],
+    head_radius: RealOf<S>,
+    torso_radius: RealOf<S>,
+}
+
+saved_state!(impl[S: FightSpace] Fighter<S> {
+    nodes, drive, facing, home, hold, hold_at, script, script_pos, random, rng, current, frame, aim, striking,
+    struck, prev_end, prev_vel, damage, ko_threshold, state, limbs, head, head_radius, torso_radius,
+});
+
+/// The fighters of a bout and their shared settings: a [`Controller`] (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bout<S: FightSpace> {
+    def: BoutDef<RealOf<S>>,
+    fighters: Vec<Fighter<S>>,
+    aim_rng: FightRng,
+    frame: u64,
+    hits: Vec<HitEvent<RealOf<S>, VecOf<S>>>,
+}
+
+saved_state!(impl[S: FightSpace] Bout<S> { def, fighters, aim_rng, frame, hits });
+
+impl<S: FightSpace> Controller<S> for Bout<S> {
+    fn hash_state(&self, h: &mut StateHasher) {
+        SavedState::hash_state(self, h);
+    }
+    fn heap_bytes(&self) -> usize {
+        SavedState::heap_bytes(self)
+    }
+}
+
+/// A bout in a world.
+pub type BoutHandle<S> = ControllerHandle<Bout<S>>;
+
+fn bad(what: &'static str, reason: &'static str) -> SinewError {
+    SinewError::InvalidParameter { what, reason, value: None }
+}
+
+fn idx(rig_nodes: &[String], names: &[&str]) -> Result<u32, SinewError> {
+    for n in names {
+        if let Some(i) = rig_nodes.iter().position(|m| m == n) {
+            return u32::try_from(i).map_err(|_| bad("rig", "too many nodes"));
+        }
+    }
+    Err(bad("fighter rig", "lacks a node a fighter needs (head, neck, pelvis, shoulder/elbow/hand, hip/knee/foot)"))
+}
+
+impl<S: FightSpace> Bout<S> {
+    /// Spawns the fighters and adds the bout to the world (see the module docs). Errors
+    /// name what is wrong (a move, a rig without the nodes a fighter needs, a script
+    /// naming an unknown move); on error the world may hold the fighters spawned so far.
+    pub fn add(
+        world: &mut World<S>,
+        fighters: &[FighterDef<S>],
+        def: BoutDef<RealOf<S>>,
+        seed: u64,
+    ) -> Result<BoutHandle<S>, SinewError> {
+        def.aim.validate()?;
+        def.impact.validate()?;
+        if def.moves.is_empty() {
+            return Err(bad("bout moves", "the library is empty"));
+        }
+        for m in &def.moves {
+            m.validate()?;
+        }
+        for (k, m) in def.moves.iter().enumerate() {
+            if def.moves[..k].iter().any(|o| o.name == m.name) {
+                return Err(bad("bout moves", "two moves share a name"));
+            }
+        }
+        let one = RealOf::<S>::ONE;
+        if !(def.hold_compliance >= RealOf::<S>::ZERO) || !(def.hold_damping >= RealOf::<S>::ZERO) {
+            return Err(bad("bout hold", "compliance and damping must be ≥ 0"));
+        }
+        if fighters.len() < 2 {
+            return Err(bad("fighters", "a bout needs at least two"));
+        }
+        let mut out = Vec::with_capacity(fighters.len());
+        for f in fighters {
+            if !(f.ko_threshold > RealOf::<S>::ZERO) || !f.ko_threshold.is_finite() {
+                return Err(bad("ko_threshold", "must be > 0"));
+            }
+            let facing = S::horizontal(f.facing).ok_or(bad("facing", "needs a horizontal direction"))?;
+            let rig = S::face_rig(&f.rig, facing);
+            let names: Vec<String> = rig.nodes.iter().map(|n| n.name.clone()).collect();
+            let parts: Vec<DrivePartDef<RealOf<S>>> = f.parts.iter().cloned().map(|p| p.gains(f.gains)).collect();
+            let doll = Ragdoll::spawn(world, &rig, f.origin, one, VecOf::<S>::ZERO)?;
+            let reaction = HitReactionDef::default().knockout_impulse(None);
+            let drive = PoseDrive::add(world, &rig, doll.nodes(), &parts, &PoseDriveDef::default().reaction(reaction))?;
+            let limb = |root: &[&str], mid: &[&str], end: &[&str]| -> Result<LimbNodes<RealOf<S>>, SinewError> {
+                let (r, m, e) = (idx(&names, root)?, idx(&names, mid)?, idx(&names, end)?);
+                let p = |i: u32| rig.nodes[i as usize].position;
+                Ok(LimbNodes {
+                    root: r,
+                    mid: m,
+                    end: e,
+                    l1: (p(m) - p(r)).length(),
+                    l2: (p(e) - p(m)).length(),
+                    radius: rig.nodes[e as usize].radius,
+                })
+            };
+            let limbs = [
+                limb(&["shoulder_l"], &["elbow_l", "elbow_in_l"], &["hand_l"])?,
+                limb(&["shoulder_r"], &["elbow_r", "elbow_in_r"], &["hand_r"])?,
+                limb(&["hip_l"], &["knee_l", "knee_in_l"], &["foot_l"])?,
+                limb(&["hip_r"], &["knee_r", "knee_in_r"], &["foot_r"])?,
+            ];
+            let head = [idx(&names, &["head"])?, idx(&names, &["neck"])?, idx(&names, &["pelvis"])?];
+            let chest = idx(&names, &["chest"])?;
+            let script = match &f.moves {
+                MoveList::Scripted(s) => {
+                    if s.is_empty() {
+                        return Err(bad("fighter moves", "the script is empty"));
+                    }
+                    let mut v = Vec::with_capacity(s.len());
+                    for n in s {
+                        let i = def
+                            .moves
+                            .iter()
+                            .position(|m| &m.name == n)
+                            .ok_or(bad("fighter moves", "names a move the library lacks"))?;
+                        v.push(u32::try_from(i).map_err(|_| bad("moves", "too many"))?);
+                    }
+                    v
+                }
+                MoveList::Random(_) => Vec::new(),
+            };
+            let seed = match &f.moves {
+                MoveList::Random(s) => *s,
+                MoveList::Scripted(_) => 0,
+            };
+            let pelvis = doll.nodes()[head[2] as usize];
+            let home = world.particles().position(pelvis).ok_or(bad("fighter", "lost its pelvis"))?;
+            let hold = world.add_attachment(
+                &AttachmentDef::new(pelvis, home).compliance(def.hold_compliance).damping(def.hold_damping),
+            )?;
+            let hand = doll.nodes()[limbs[0].end as usize];
+            let at = world.particles().position(hand).unwrap_or(home);
+            out.push(Fighter {
+                nodes: doll.nodes().to_vec(),
+                drive,
+                facing,
+                home,
+                hold: Some(hold),
+                hold_at: home,
+                script,
+                script_pos: 0,
+                random: matches!(f.moves, MoveList::Random(_)),
+                rng: FightRng::new(seed),
+                current: u32::MAX,
+                frame: 0,
+                aim: AimPoint::default(),
+                striking: false,
+                struck: false,
+                prev_end: at,
+                prev_vel: VecOf::<S>::ZERO,
+                damage: RealOf::<S>::ZERO,
+                ko_threshold: f.ko_threshold,
+                state: FighterState::Fighting,
+                limbs,
+                head,
+                head_radius: rig.nodes[head[0] as usize].radius,
+                torso_radius: rig.nodes[chest as usize].radius + RealOf::<S>::from_ratio(3, 100),
+            });
+        }
+        Ok(world.add_controller(Bout { def, fighters: out, aim_rng: FightRng::new(seed), frame: 0, hits: Vec::new() }))
+    }
+
+    /// The number of fighters.
+    #[must_use]
+    pub fn fighter_count(&self) -> usize {
+        self.fighters.len()
+    }
+
+    /// Fighter `i`'s particles (rig order).
+    pub fn nodes(&self, i: usize) -> Result<&[ParticleHandle], SinewError> {
+        Ok(&self.fighter(i)?.nodes)
+    }
+
+    /// Fighter `i`'s pose drive.
+    pub fn drive(&self, i: usize) -> Result<PoseDriveHandle<S>, SinewError> {
+        Ok(self.fighter(i)?.drive)
+    }
+
+    /// Fighter `i`'s state.
+    pub fn state(&self, i: usize) -> Result<FighterState, SinewError> {
+        Ok(self.fighter(i)?.state)
+    }
+
+    /// Fighter `i`'s damage since it last got up (N·s).
+    pub fn damage(&self, i: usize) -> Result<RealOf<S>, SinewError> {
+        Ok(self.fighter(i)?.damage)
+    }
+
+    /// The name of the move fighter `i` plays (`None` before the first frame).
+    pub fn current_move(&self, i: usize) -> Result<Option<&str>, SinewError> {
+        let f = self.fighter(i)?;
+        Ok(self.def.moves.get(f.current as usize).map(|m| m.name.as_str()))
+    }
+
+    /// The hits of the last frame.
+    #[must_use]
+    pub fn hits(&self) -> &[HitEvent<RealOf<S>, VecOf<S>>] {
+        &self.hits
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn def(&self) -> &BoutDef<RealOf<S>> {
+        &self.def
+    }
+
+    fn fighter(&self, i: usize) -> Result<&Fighter<S>, SinewError> {
+        self.fighters.get(i).ok_or(SinewError::InvalidHandle { what: "fighter", handle: None })
+    }
+}
+
+/// The opponent of fighter `i`: the nearest other (by pelvis), lowest index on ties.
+fn opponent<S: FightSpace>(world: &World<S>, fs: &[Fighter<S>], i: usize) -> usize {
+    let ps = world.particles();
+    let at = |k: usize| ps.pos[fs[k].nodes[fs[k].head[2] as usize].index()];
+    let me = at(i);
+    let mut best = (usize::MAX, RealOf::<S>::MAX);
+    for k in 0..fs.len() {
+        if k != i {
+            let d = (at(k) - me).length_squared();
+            if d < best.1 {
+                best = (k, d);
+            }
+        }
+    }
+    best.0
+}
+
+/// A strike's goal (effector centre), the outward normal there, and the head frame when
+/// aimed at a head.
+type Goal<S> = (VecOf<S>, VecOf<S>, Option<HeadFrame<VecOf<S>>>);
+
+/// A bout's hits of a frame.
+pub type Hits<S> = Vec<HitEvent<RealOf<S>, VecOf<S>>>;
+
+/// A capsule of the opponent: drive part, segment ends, radius, whether it blocks.
+type Capsule<S> = (u32, VecOf<S>, VecOf<S>, RealOf<S>, bool);
+
+/// The first touch: where, the part, whether blocked.
+type FirstTouch<S> = (SweepHit<RealOf<S>, VecOf<S>>, u32, bool);
+
+/// The goal of a strike of fighter `f` on fighter `o` (effector centre) and the head
+/// frame when aimed at a head.
+fn strike_goal<S: FightSpace>(
+    world: &World<S>,
+    def: &BoutDef<RealOf<S>>,
+    f: &Fighter<S>,
+    o: &Fighter<S>,
+    zone: TargetZone,
+    limb: &LimbNodes<RealOf<S>>,
+    dt: RealOf<S>,
+) -> Option<Goal<S>> {
+    let ps = world.particles();
+    let p = |x: &Fighter<S>, i: u32| ps.pos[x.nodes[i as usize].index()];
+    let root = p(f, limb.root);
+    match zone {
+        TargetZone::Head => {
+            let hf = HeadFrame::new(p(o, o.head[1]), p(o, o.head[0]), o.head_radius, root, &def.aim, S::lateral)?;
+            let lead = ps.vel[o.nodes[o.head[0] as usize].index()] * dt;
+            Some((hf.point(f.aim) + hf.out * limb.radius + lead, hf.out, Some(hf)))
+        }
+        TargetZone::Torso => {
+            let (a, b) = (p(o, o.head[2]), p(o, o.head[1]));
+            let c = a + (b - a) * RealOf::<S>::from_ratio(3, 5);
+            let out = (root - c).normalize_or_zero();
+            Some((c + out * (o.torso_radius + limb.radius), out, None))
+        }
+    }
+}
+
+/// `t / dt` rounded to a whole frame: move timing compares frame counts, so a bout in
+/// `f32`, `f64` and fixed point switches moves and strike windows on the same frames.
+fn frames<R: Real>(t: R, dt: R) -> u32 {
+    let k = (t / dt + R::HALF).max(R::ZERO).min(R::from_i32(1 << 30));
+    // Whole part without a float cast: binary search over [0, 2^30].
+    let (mut lo, mut hi) = (0u32, 1u32 << 30);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if R::from_i32(i32::try_from(mid).unwrap_or(i32::MAX)) <= k {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+fn limb_of(e: Effector) -> usize {
+    match e {
+        Effector::LeftHand => 0,
+        Effector::RightHand => 1,
+        Effector::LeftFoot => 2,
+        Effector::RightFoot => 3,
+    }
+}
+
+impl<S: FightSpace> BoutHandle<S> {
+    /// One frame of the bout (see the module docs): plays moves, aims strikes, steps the
+    /// world by `dt` and returns the frame's hits.
+    pub fn step(self, world: &mut World<S>, dt: RealOf<S>) -> Result<Hits<S>, SinewError> {
+        if !(dt > RealOf::<S>::ZERO) || !dt.is_finite() {
+            return Err(bad("dt", "must be > 0"));
+        }
+        let mut bout = world.controller(self)?.clone();
+        bout.hits.clear();
+        for i in 0..bout.fighters.len() {
+            self.act(world, &mut bout, i, dt)?;
+        }
+        let ends: Vec<VecOf<S>> = bout.fighters.iter().map(|f| f.prev_end).collect();
+        world.step(dt)?;
+        for (i, &from) in ends.iter().enumerate() {
+            self.detect(world, &mut bout, i, from, dt)?;
+        }
+        bout.frame += 1;
+        let hits = bout.hits.clone();
+        *world.controller_mut(self)? = bout;
+        Ok(hits)
+    }
+
+    fn act(self, world: &mut World<S>, bout: &mut Bout<S>, i: usize, dt: RealOf<S>) -> Result<(), SinewError> {
+        let zero = RealOf::<S>::ZERO;
+        let o = opponent(world, &bout.fighters, i);
+        let f = &mut bout.fighters[i];
+        let phase = world.controller(f.drive)?.phase();
+        let pelvis = f.nodes[f.head[2] as usize];
+        f.state = match phase {
+            DrivePhase::Driven => FighterState::Fighting,
+            DrivePhase::Recovering => FighterState::Hit,
+            DrivePhase::KnockedOut => FighterState::KnockedOut,
+            DrivePhase::GettingUp => FighterState::GettingUp,
+        };
+        if matches!(phase, DrivePhase::KnockedOut) {
+            if let Some(h) = f.hold.take() {
+                world.remove_attachment(h)?;
+            }
+            release(world, f, limb_end(f))?;
+            f.damage = zero;
+            return Ok(());
+        }
+        if f.hold.is_none() {
+            let at = world.particles().position(pelvis).ok_or(bad("fighter", "lost its pelvis"))?;
+            f.hold_at = at;
+            f.hold = Some(world.add_attachment(
+                &AttachmentDef::new(pelvis, at).compliance(bout.def.hold_compliance).damping(bout.def.hold_damping),
+            )?);
+        }
+        // Next move.
+        let done = bout.def.moves.get(f.current as usize).is_none_or(|m| f.frame >= frames(m.duration(), dt));
+        if done {
+            release(world, f, limb_end(f))?;
+            let n = u32::try_from(bout.def.moves.len()).unwrap_or(u32::MAX);
+            f.current = if f.random {
+                let pick = |r: &mut FightRng| r.below(n);
+                let mut k = pick(&mut f.rng);
+                if bout.def.moves.get(k as usize).is_some_and(|m| m.name == "hit_react") {
+                    k = pick(&mut f.rng);
+                }
+                k
+            } else {
+                let k = f.script[f.script_pos as usize % f.script.len()];
+                f.script_pos = (f.script_pos + 1) % u32::try_from(f.script.len()).unwrap_or(1);
+                k
+            };
+            f.frame = 0;
+            f.struck = false;
+            f.striking = false;
+            f.aim = bout.def.aim.sample(&mut bout.aim_rng);
+        }
+        let m = &bout.def.moves[f.current as usize];
+        let t = RealOf::<S>::from_i32(i32::try_from(f.frame).unwrap_or(i32::MAX)) * dt;
+        f.frame = f.frame.saturating_add(1);
+        // Targets.
+        let drive = world.controller_mut(f.drive)?;
+        for part in m.parts() {
+            if let Some(k) = drive.part_index(part) {
+                drive.set_target(k, S::exp(S::sagittal(m.angle_at(part, t), f.facing)))?;
+            }
+        }
+        // The hold: walks back home after a get-up, lunges with the move.
+        let target = f.home + f.facing * m.lunge_at(t);
+        f.hold_at = f.hold_at + (target - f.hold_at) * RealOf::<S>::from_ratio(1, 8);
+        if let Some(h) = f.hold {
+            world.set_attachment_target(h, f.hold_at)?;
+        }
+        // The strike.
+        let end_h = f.nodes[f.limbs[0].end as usize];
+        let Some(s) = m.strike else {
+            f.prev_end = world.particles().position(end_h).unwrap_or(f.prev_end);
+            return Ok(());
+        };
+        let limb = f.limbs[limb_of(s.effector)];
+        let eh = f.nodes[limb.end as usize];
+        f.prev_end = world.particles().position(eh).unwrap_or(f.prev_end);
+        let (k0, k1) = (frames(s.from, dt), frames(s.to, dt));
+        let active = phase == DrivePhase::Driven && f.frame > k0 && f.frame <= k1 + 1 && !f.struck;
+        if !active {
+            if f.striking {
+                release(world, f, eh)?;
+            }
+            return Ok(());
+        }
+        let fo = &bout.fighters[o];
+        let f = &bout.fighters[i];
+        let Some((goal, out, _)) = strike_goal(world, &bout.def, f, fo, s.zone, &limb, dt) else { return Ok(()) };
+        let ps = world.particles();
+        let p = |k: u32| ps.pos[f.nodes[k as usize].index()];
+        let (root, mid, x) = (p(limb.root), p(limb.mid), p(limb.end));
+        let f = &mut bout.fighters[i];
+        if !f.striking && (goal - root).length() > limb.l1 + limb.l2 + bout.def.reach_margin {
+            return Ok(());
+        }
+        let down = f.facing * RealOf::<S>::from_ratio(-1, 1);
+        let via = approach(x, goal, out, RealOf::<S>::from_ratio(6, 100));
+        let (_, end) = aim_ik(root, mid, via, limb.l1, limb.l2, down);
+        let (dir, d) = (end - x).normalize_and_length();
+        let step = if via == goal { s.speed * dt } else { (s.speed * dt).min(d) };
+        world.particles_mut().set_kinematic_target(eh, x + dir * step)?;
+        f.striking = true;
+        Ok(())
+    }
+
+    fn detect(
+        self,
+        world: &mut World<S>,
+        bout: &mut Bout<S>,
+        i: usize,
+        from: VecOf<S>,
+        dt: RealOf<S>,
+    ) -> Result<(), SinewError> {
+        let f = &bout.fighters[i];
+        if !f.striking || f.struck {
+            return Ok(());
+        }
+        let Some(m) = bout.def.moves.get(f.current as usize) else { return Ok(()) };
+        let Some(s) = m.strike else { return Ok(()) };
+        let o = opponent(world, &bout.fighters, i);
+        let limb = f.limbs[limb_of(s.effector)];
+        let ps = world.particles();
+        let eh = f.nodes[limb.end as usize];
+        let to = ps.pos[eh.index()];
+        let fo = &bout.fighters[o];
+        let q = |k: u32| ps.pos[fo.nodes[k as usize].index()];
+        let od = world.controller(fo.drive)?;
+        let name = |n: &str| od.part_index(n).and_then(|k| u32::try_from(k).ok());
+        // Capsules: forearms (blocks), head, torso.
+        let mut caps: Vec<Capsule<S>> = Vec::new();
+        for (k, part) in [(0usize, "forearm_l"), (1, "forearm_r")] {
+            let l = fo.limbs[k];
+            if let Some(pi) = name(part) {
+                caps.push((pi, q(l.mid), q(l.end), l.radius, true));
+            }
+        }
+        if let Some(pi) = name("head") {
+            caps.push((pi, q(fo.head[1]), q(fo.head[0]), fo.head_radius, false));
+        }
+        if let Some(pi) = name("chest") {
+            caps.push((pi, q(fo.head[2]), q(fo.head[1]), fo.torso_radius, false));
+        }
+        let mut first: Option<FirstTouch<S>> = None;
+        for (pi, a, b, r, block) in caps {
+            if let Some(h) = sweep_capsule(from, to, limb.radius, a, b, r) {
+                if first.as_ref().is_none_or(|(g, _, _)| h.t < g.t) {
+                    first = Some((h, pi, block));
+                }
+            }
+        }
+        let v = (to - from) / dt;
+        let Some((hit, part, blocked)) = first else {
+            bout.fighters[i].prev_vel = v;
+            return Ok(());
+        };
+        // Impact.
+        let nodes = od.part_nodes(part as usize)?.to_vec();
+        let mass = |hs: &[ParticleHandle]| hs.iter().fold(RealOf::<S>::ZERO, |acc, h| acc + ps.mass[h.index()]);
+        let mut vt = VecOf::<S>::ZERO;
+        for h in &nodes {
+            vt += ps.vel[h.index()];
+        }
+        vt = vt / RealOf::<S>::from_i32(i32::try_from(nodes.len().max(1)).unwrap_or(1));
+        let fd = world.controller(f.drive)?;
+        let lower = if s.effector.is_hand() { "forearm_" } else { "shin_" };
+        let lower = format!("{lower}{}", s.effector.side());
+        let striker = fd.part_index(&lower).and_then(|k| fd.part_nodes(k).ok()).map_or(RealOf::<S>::ONE, mass);
+        let struck = mass(&nodes);
+        let n = hit.normal;
+        let speed = -(v - vt).dot(n);
+        let accel = -((v - f.prev_vel) / dt).dot(n);
+        let imp = impact(&bout.def.impact, striker, struck, speed, accel, s.area, s.impulse)?;
+        if !(imp.impulse > RealOf::<S>::ZERO) {
+            // A touch without approach (the target moving away as fast): no blow.
+            bout.fighters[i].prev_vel = v;
+            return Ok(());
+        }
+        let (mut aim, mut along, mut miss) = (f.aim.along, RealOf::<S>::ZERO, RealOf::<S>::ZERO);
+        if s.zone == TargetZone::Head && !blocked {
+            if let Some((_, _, Some(hf))) = strike_goal(world, &bout.def, f, fo, s.zone, &limb, dt) {
+                let p = hf.point(f.aim);
+                along = hf.along(hit.point);
+                miss = (hit.point - p).length();
+            }
+        } else {
+            aim = RealOf::<S>::ZERO;
+        }
+        let target_drive = fo.drive;
+        target_drive.hit(world, part as usize, hit.point, n * (-imp.impulse))?;
+        bout.hits.push(HitEvent {
+            attacker: u32::try_from(i).unwrap_or(u32::MAX),
+            target: u32::try_from(o).unwrap_or(u32::MAX),
+            part,
+            zone: s.zone,
+            blocked,
+            point: hit.point,
+            impulse: imp.impulse,
+            force: imp.force,
+            speed,
+            aim,
+            along,
+            miss,
+        });
+        let f = &mut bout.fighters[i];
+        f.struck = true;
+        f.prev_vel = v;
+        release(world, f, eh)?;
+        let fo = &mut bout.fighters[o];
+        fo.damage += if blocked { imp.impulse * RealOf::<S>::from_ratio(1, 4) } else { imp.impulse };
+        if fo.damage >= fo.ko_threshold {
+            fo.drive.knock_out(world)?;
+        } else if !blocked {
+            if let Some(k) = bout.def.moves.iter().position(|m| m.name == "hit_react") {
+                let fo = &mut bout.fighters[o];
+                release(world, fo, limb_end(fo))?;
+                fo.current = u32::try_from(k).unwrap_or(0);
+                fo.frame = 0;
+                fo.striking = false;
+                fo.struck = false;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The effector a fighter may be holding kinematic: its current strike's (or the left hand).
+fn limb_end<S: FightSpace>(f: &Fighter<S>) -> ParticleHandle {
+    f.nodes[f.limbs[0].end as usize]
+}
+
+/// Releases every limb end held kinematic (moving with the body's drift, i.e. at rest).
+fn release<S: FightSpace>(world: &mut World<S>, f: &mut Fighter<S>, _hint: ParticleHandle) -> Result<(), SinewError> {
+    for l in f.limbs {
+        let h = f.nodes[l.end as usize];
+        if world.particles().inverse_mass(h) == Some(RealOf::<S>::ZERO) && f.striking {
+            world.particles_mut().release(h, VecOf::<S>::ZERO, RealOf::<S>::ONE)?;
+        }
+    }
+    f.striking = false;
+    Ok(())
+}

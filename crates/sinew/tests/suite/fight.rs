@@ -1,0 +1,336 @@
+//! The fighting layer (`sinew::fight`, issue 22): aimed strikes land in the sampled
+//! temple–chin region and their hit points follow the requested distribution
+//! (Kolmogorov–Smirnov), the impulse is linear in the strike's speed, and seeded two-fighter
+//! bouts exchange hits on both sides without NaN, bit-exact in fixed point and through
+//! snapshot/restore.
+
+use sinew::fight::{
+    AimDef, AimDistribution, Bout, BoutDef, BoutHandle, FightRng, FighterDef, FighterState, HeadFrame, ImpactDef,
+    MoveList, aim_ik, approach, default_moves, impact, sweep_capsule,
+};
+use sinew::prelude::*;
+use sinew::ragdoll::drive_parts::{humanoid3d_parts, humanoid16_parts};
+use sinew::ragdoll::{PoseDrive, PoseDriveDef, Ragdoll, presets};
+use sinew::{Fx, Real, RealOf, World};
+
+use crate::rng::Rng;
+
+/// The asymptotic Kolmogorov p-value of statistic `d` for `n` samples (Stephens' small-n
+/// correction `λ = (√n + 0.12 + 0.11/√n)·d`, `p = 2 Σ (−1)^{k−1} e^{−2k²λ²}`).
+fn ks_p_value(d: f64, n: usize) -> f64 {
+    let sn = (n as f64).sqrt();
+    let lambda = (sn + 0.12 + 0.11 / sn) * d;
+    let mut p = 0.0;
+    for k in 1..=100 {
+        let k = k as f64;
+        let term = 2.0 * (-1f64).powf(k - 1.0) * (-2.0 * k * k * lambda * lambda).exp();
+        p += term;
+        if term.abs() < 1e-12 {
+            break;
+        }
+    }
+    p.clamp(0.0, 1.0)
+}
+
+/// The one-sample KS statistic `D = sup |F_n(x) − F(x)|`.
+fn ks_statistic(mut xs: Vec<f64>, cdf: impl Fn(f64) -> f64) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len() as f64;
+    let mut d = 0.0f64;
+    for (i, &x) in xs.iter().enumerate() {
+        let f = cdf(x);
+        d = d.max((i as f64 + 1.0) / n - f).max(f - i as f64 / n);
+    }
+    d
+}
+
+#[test]
+fn the_ks_p_value_matches_known_values() {
+    // Critical values of the Kolmogorov distribution: λ = 1.3581 at p = 0.05, 1.6276 at 0.01.
+    for (lambda, p) in [(1.3581, 0.05), (1.6276, 0.01), (1.2238, 0.10)] {
+        let n = 1_000_000;
+        let got = ks_p_value(lambda / (n as f64).sqrt(), n);
+        assert!((got - p).abs() < 1e-3, "λ = {lambda}: p = {got}, want {p}");
+    }
+}
+
+/// One aimed strike: a floating `humanoid16` attacker (pelvis held, arms driven) strikes
+/// at a head (two kinematic particles, neck and head, radius 0.11 m) placed at `dx`
+/// ahead of its shoulder and moving at `vel` with a sway. Returns `(along, miss)` of the
+/// first touch — the contact point's fraction chin → temple and its distance to the aim
+/// point at that moment — or `None` if it never touched in 1 s.
+fn one_strike(aim_def: &AimDef<f64>, rng: &mut FightRng, r: &mut Rng) -> Option<(f64, f64, f64)> {
+    let mut world = World2d::new(WorldDef::default().gravity(Vector2::ZERO)).unwrap();
+    let rig = presets::humanoid16::<f64>();
+    let doll = Ragdoll::spawn(&mut world, &rig, Vector2::ZERO, 1.0, Vector2::ZERO).unwrap();
+    PoseDrive::add(&mut world, &rig, doll.nodes(), &humanoid16_parts(), &PoseDriveDef::default()).unwrap();
+    let node = |n: &str| doll.node_named(&rig, n).unwrap();
+    let (shoulder, elbow, hand) = (node("shoulder_l"), node("elbow_l"), node("hand_l"));
+    let pelvis = node("pelvis");
+    let at = world.particles().position(pelvis).unwrap();
+    world.add_attachment(&AttachmentDef::new(pelvis, at)).unwrap();
+    let p = |w: &World2d, h| w.particles().position(h).unwrap();
+    let (l1, l2) = ((p(&world, elbow) - p(&world, shoulder)).length(), (p(&world, hand) - p(&world, elbow)).length());
+    // The target head: neck 0.15 m below the head centre, tilted up to ±15°.
+    let sh = p(&world, shoulder);
+    let dx = r.range(0.40, 0.55);
+    let dy = r.range(0.0, 0.2);
+    let tilt = r.range(-0.26, 0.26);
+    let vel = Vector2::new(r.range(-0.5, 0.5), r.range(-0.5, 0.5));
+    let (amp, freq, ph) = (r.range(0.0, 0.04), r.range(0.5, 2.0), r.range(0.0, std::f64::consts::TAU));
+    let head0 = sh + Vector2::new(dx, dy);
+    let axis = Vector2::new(-tilt.sin(), tilt.cos()) * 0.15;
+    let pos_at = |t: f64| head0 + vel * t + Vector2::new(amp * (freq * std::f64::consts::TAU * t + ph).sin(), 0.0);
+    let head = world.add_particle(&ParticleDef::at(pos_at(0.0)).pinned()).unwrap();
+    let neck = world.add_particle(&ParticleDef::at(pos_at(0.0) - axis).pinned()).unwrap();
+    let aim = aim_def.sample(rng);
+    let (rf, rh, speed, dt) = (0.045, 0.11, 7.0, 1.0 / 60.0);
+    for k in 1..=60 {
+        let t = k as f64 * dt;
+        let (hx, nx) = (p(&world, head), p(&world, neck));
+        let hf = HeadFrame::new(nx, hx, rh, p(&world, shoulder), aim_def, |_, _| Vector2::ZERO).unwrap();
+        let lead = world.particles().velocity(head).unwrap() * dt;
+        let goal = hf.point(aim) + hf.out * rf + lead;
+        let x = p(&world, hand);
+        let via = approach(x, goal, hf.out, 0.06);
+        let (_, end) = aim_ik(p(&world, shoulder), p(&world, elbow), via, l1, l2, Vector2::new(0.0, -1.0));
+        let (dir, d) = (end - x).normalize_and_length();
+        let step = if via == goal { speed * dt } else { (speed * dt).min(d) };
+        world.particles_mut().set_kinematic_target(hand, x + dir * step).unwrap();
+        world.particles_mut().set_kinematic_target(head, pos_at(t)).unwrap();
+        world.particles_mut().set_kinematic_target(neck, pos_at(t) - axis).unwrap();
+        world.step(dt).unwrap();
+        let (hx, nx) = (p(&world, head), p(&world, neck));
+        if let Some(hit) = sweep_capsule(x, p(&world, hand), rf, nx, hx, rh) {
+            let hf = HeadFrame::new(nx, hx, rh, p(&world, shoulder), aim_def, |_, _| Vector2::ZERO).unwrap();
+            let want = hf.point(aim);
+            return Some((hf.along(hit.point), (hit.point - want).length(), aim.along));
+        }
+    }
+    None
+}
+
+/// 1000 strikes with `dist`: the fraction landing within 2 cm of the aim and the KS p-value
+/// of the hit points against the requested distribution.
+fn strikes(dist: AimDistribution<f64>, seed: u64) -> (f64, f64, f64) {
+    let def = AimDef { distribution: dist, ..AimDef::default() };
+    let (mut rng, mut r) = (FightRng::new(seed), Rng(seed | 1));
+    let n = 1000;
+    let (mut landed, mut alongs, mut worst) = (0, Vec::new(), 0.0f64);
+    for _ in 0..n {
+        if let Some((along, miss, _)) = one_strike(&def, &mut rng, &mut r) {
+            worst = worst.max(miss);
+            if miss <= 0.02 {
+                landed += 1;
+            }
+            alongs.push(along);
+        }
+    }
+    let d = ks_statistic(alongs.clone(), |s| def.distribution.cdf(s));
+    let p = ks_p_value(d, alongs.len());
+    (landed as f64 / n as f64, p, worst)
+}
+
+#[test]
+fn aimed_strikes_land_between_temple_and_chin_as_sampled() {
+    let (frac, p, worst) = strikes(AimDistribution::Uniform, 0xa11_0001);
+    println!(
+        "uniform: {:.1} % of 1000 strikes within 2 cm of the aim (worst {:.2} cm), KS p = {p:.3}",
+        100.0 * frac,
+        100.0 * worst
+    );
+    assert!(frac >= 0.99, "{frac}");
+    assert!(p > 0.01, "KS p = {p}");
+}
+
+#[test]
+fn aimed_strikes_follow_a_given_distribution() {
+    // Mostly the jaw: a quantile table with half the mass in the lower 30 %.
+    let q = AimDistribution::Quantiles(vec![0.0, 0.12, 0.3, 0.6, 1.0]);
+    let (frac, p, worst) = strikes(q.clone(), 0xa11_0002);
+    println!("jaw-heavy: {:.1} % within 2 cm (worst {:.2} cm), KS p = {p:.3}", 100.0 * frac, 100.0 * worst);
+    assert!(frac >= 0.99, "{frac}");
+    assert!(p > 0.01, "KS p = {p}");
+    // The same hits are far from uniform (the test can tell distributions apart).
+    let def = AimDef { distribution: q, ..AimDef::default() };
+    let (mut rng, mut r) = (FightRng::new(7), Rng(7));
+    let xs: Vec<f64> = (0..1000).filter_map(|_| one_strike(&def, &mut rng, &mut r).map(|h| h.0)).collect();
+    let p_uniform = ks_p_value(ks_statistic(xs.clone(), |s| s.clamp(0.0, 1.0)), xs.len());
+    println!("jaw-heavy hits against uniform: p = {p_uniform:.2e}");
+    assert!(p_uniform < 1e-6, "{p_uniform}");
+}
+
+#[test]
+fn the_generator_is_integer_and_uniform() {
+    let mut a = FightRng::new(42);
+    let mut b = FightRng::new(42);
+    let xs: Vec<f64> = (0..20_000).map(|_| a.unit::<f64>()).collect();
+    let ys: Vec<Fx> = (0..20_000).map(|_| b.unit::<Fx>()).collect();
+    assert!(xs.iter().zip(&ys).all(|(x, y)| *x == y.to_f64()), "f64 and fixed point draw the same grid values");
+    let p = ks_p_value(ks_statistic(xs, |s| s), 20_000);
+    assert!(p > 0.01, "{p}");
+}
+
+#[test]
+fn doubling_the_strikes_speed_doubles_the_impulse() {
+    // The model: exactly linear at zero acceleration.
+    let def = ImpactDef::<f64>::default();
+    for area in [0.002, 0.005, 0.01] {
+        let a = impact(&def, 2.0, 5.5, 4.0, 0.0, area, None).unwrap();
+        let b = impact(&def, 2.0, 5.5, 8.0, 0.0, area, None).unwrap();
+        assert!((b.impulse / a.impulse - 2.0).abs() < 1e-12);
+        assert_eq!(a.contact_time, b.contact_time);
+    }
+    // Through a world: a kinematic fist at v and 2v on a resting head; the speed and
+    // acceleration measured from the fist's motion in the frame of contact.
+    let blow = |v: f64| {
+        let mut world = World2d::new(WorldDef::default().gravity(Vector2::ZERO)).unwrap();
+        let fist = world.add_particle(&ParticleDef::at(Vector2::new(-0.6, 1.62)).mass(0.9)).unwrap();
+        let neck = world.add_particle(&ParticleDef::at(Vector2::new(0.0, 1.5)).mass(2.5)).unwrap();
+        let head = world.add_particle(&ParticleDef::at(Vector2::new(0.0, 1.65)).mass(5.0)).unwrap();
+        world.add_distance(&DistanceDef::new(neck, head)).unwrap();
+        let dt = 1.0 / 60.0;
+        let mut prev_v = Vector2::ZERO;
+        for _ in 0..60 {
+            let x = world.particles().position(fist).unwrap();
+            world.particles_mut().set_kinematic_target(fist, x + Vector2::new(v * dt, 0.0)).unwrap();
+            world.step(dt).unwrap();
+            let to = world.particles().position(fist).unwrap();
+            let (n0, h0) = (world.particles().position(neck).unwrap(), world.particles().position(head).unwrap());
+            let vel = (to - x) / dt;
+            if let Some(hit) = sweep_capsule(x, to, 0.045, n0, h0, 0.11) {
+                let speed = -vel.dot(hit.normal);
+                let accel = -((vel - prev_v) / dt).dot(hit.normal);
+                return impact(&ImpactDef::default(), 2.7, 7.5, speed, accel, 0.005, None).unwrap();
+            }
+            prev_v = vel;
+        }
+        panic!("no contact at {v} m/s");
+    };
+    for v in [2.0, 3.5, 5.0] {
+        let (a, b) = (blow(v), blow(2.0 * v));
+        let ratio = b.impulse / a.impulse;
+        println!(
+            "{v} m/s: J = {:.3} N·s, {} m/s: J = {:.3} N·s, ratio {ratio:.4}; force {:.0} N, τ = {:.1} ms",
+            a.impulse,
+            2.0 * v,
+            b.impulse,
+            a.force,
+            1e3 * a.contact_time
+        );
+        assert!((ratio - 2.0).abs() < 0.1, "ratio {ratio}");
+    }
+}
+
+type Fighters<R> = (World<Space2<R>>, BoutHandle<Space2<R>>);
+
+fn bout2d<R: Real>(seed: u64) -> Fighters<R> {
+    let mut world = World::<Space2<R>>::new(WorldDef::default()).unwrap();
+    world.add_collider(&ColliderDef::new(Shape::half_space(Vector2::new(R::ZERO, R::ONE), R::ZERO).unwrap())).unwrap();
+    let rig = presets::humanoid16::<R>();
+    let half = R::from_ratio(29, 100);
+    let a =
+        FighterDef::new(rig.clone(), humanoid16_parts(), Vector2::new(-half, R::ZERO), Vector2::new(R::ONE, R::ZERO))
+            .moves(MoveList::Random(seed.wrapping_mul(2).wrapping_add(1)));
+    let b = FighterDef::new(rig, humanoid16_parts(), Vector2::new(half, R::ZERO), Vector2::new(-R::ONE, R::ZERO))
+        .moves(MoveList::Random(seed.wrapping_mul(2).wrapping_add(2)));
+    let h = Bout::add(&mut world, &[a, b], BoutDef::default(), seed).unwrap();
+    (world, h)
+}
+
+/// Runs a bout for `frames`; returns hits by attacker, knock-outs, and whether all stayed finite.
+fn run<S: sinew::fight::FightSpace>(world: &mut World<S>, h: BoutHandle<S>, frames: u32) -> ([u32; 2], u32, bool) {
+    let dt = RealOf::<S>::from_ratio(1, 60);
+    let (mut hits, mut kos, mut prev) = ([0u32; 2], 0, [FighterState::Fighting; 2]);
+    for _ in 0..frames {
+        for e in h.step(world, dt).unwrap() {
+            hits[e.attacker as usize & 1] += 1;
+        }
+        let b = world.controller(h).unwrap();
+        for (i, p) in prev.iter_mut().enumerate() {
+            let s = b.state(i).unwrap();
+            if s == FighterState::KnockedOut && *p != FighterState::KnockedOut {
+                kos += 1;
+            }
+            *p = s;
+        }
+    }
+    let finite = world.particles().positions().iter().all(|p| p.is_finite());
+    (hits, kos, finite)
+}
+
+#[test]
+fn seeded_bouts_exchange_hits_on_both_sides() {
+    let bouts: u64 = std::env::var("SINEW_BOUTS").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
+    let seconds: u32 = std::env::var("SINEW_BOUT_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
+    let (mut total, mut kos) = ([0u32; 2], 0);
+    for seed in 0..bouts {
+        let (mut world, h) = bout2d::<f64>(seed + 1);
+        let (hits, k, finite) = run(&mut world, h, 60 * seconds);
+        assert!(finite, "bout {seed}: NaN");
+        assert!(hits[0] > 0 && hits[1] > 0, "bout {seed}: hits {hits:?}");
+        total[0] += hits[0];
+        total[1] += hits[1];
+        kos += k;
+    }
+    println!("{bouts} bouts of {seconds} s: hits {total:?}, knock-outs {kos}");
+}
+
+#[test]
+fn a_3d_bout_exchanges_hits() {
+    let mut world = World::<Space3<f64>>::new(WorldDef::default()).unwrap();
+    world.add_collider(&ColliderDef::new(Shape::half_space(Vector3::new(0.0, 1.0, 0.0), 0.0).unwrap())).unwrap();
+    let rig = presets::humanoid3d::<f64>();
+    let a =
+        FighterDef::new(rig.clone(), humanoid3d_parts(), Vector3::new(-0.29, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0))
+            .moves(MoveList::Random(11));
+    let b = FighterDef::new(rig, humanoid3d_parts(), Vector3::new(0.29, 0.0, 0.0), Vector3::new(-1.0, 0.0, 0.0))
+        .moves(MoveList::Random(12));
+    let h = Bout::add(&mut world, &[a, b], BoutDef::default(), 3).unwrap();
+    let (hits, kos, finite) = run(&mut world, h, 60 * 30);
+    println!("3D bout of 30 s: hits {hits:?}, knock-outs {kos}");
+    assert!(finite);
+    assert!(hits[0] > 0 && hits[1] > 0, "{hits:?}");
+}
+
+#[test]
+fn a_fixed_point_bout_is_bit_exact_and_rolls_back() {
+    let frames = 600;
+    let run_hash = || {
+        let (mut world, h) = bout2d::<Fx>(5);
+        let (hits, _, _) = run(&mut world, h, frames);
+        (world.state_hash(), hits)
+    };
+    let (a, hits) = run_hash();
+    let (b, _) = run_hash();
+    println!("fixed point, {frames} frames: hash {a:016x}, hits {hits:?}");
+    assert_eq!(a, b);
+    // Snapshot at 300 frames, run on, restore, run on again: identical.
+    let (mut world, h) = bout2d::<Fx>(5);
+    run(&mut world, h, 300);
+    let snap = world.snapshot();
+    run(&mut world, h, 300);
+    let first = world.state_hash();
+    world.restore(&snap);
+    run(&mut world, h, 300);
+    assert_eq!(world.state_hash(), first);
+    assert_eq!(first, a);
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let mut world = World2d::new(WorldDef::default()).unwrap();
+    let rig = presets::humanoid16::<f64>();
+    let f = FighterDef::new(rig.clone(), humanoid16_parts(), Vector2::ZERO, Vector2::new(1.0, 0.0));
+    assert!(Bout::add(&mut world, std::slice::from_ref(&f), BoutDef::default(), 1).is_err(), "one fighter");
+    let g = f.clone().moves(MoveList::Scripted(vec!["uppercut".into()]));
+    assert!(Bout::add(&mut world, &[f.clone(), g], BoutDef::default(), 1).is_err(), "unknown move");
+    let up = FighterDef::new(rig, humanoid16_parts(), Vector2::ZERO, Vector2::new(0.0, 1.0));
+    assert!(Bout::add(&mut world, &[f.clone(), up], BoutDef::default(), 1).is_err(), "vertical facing");
+    let mut moves = default_moves::<f64>();
+    moves[0].keys[0].angles[0] = f64::NAN;
+    let def = BoutDef { moves, ..BoutDef::default() };
+    assert!(Bout::add(&mut world, &[f.clone(), f], def, 1).is_err(), "NaN in a move");
+    assert!(AimDistribution::Quantiles(vec![0.5, 0.2]).validate().is_err());
+    assert!(impact(&ImpactDef::default(), -1.0, 1.0, 1.0, 0.0, 0.005, None).is_err());
+}
