@@ -128,6 +128,7 @@ pub(crate) fn add_fighters<S: SceneSpace>(
         }
         defs.push(d);
     }
+    def.collide = spec.fight_collide;
     let h = Bout::add(world, &defs, def, spec.fight_seed.unwrap_or(1)).map_err(|e| sinew_err("fighters", e))?;
     let b = world.controller(h).map_err(|e| sinew_err("fighters", e))?;
     let mut nodes = Vec::with_capacity(defs.len());

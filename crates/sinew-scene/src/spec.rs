@@ -99,6 +99,10 @@ pub struct SceneSpec {
     /// Seed of the aims drawn between temple and chin; default 1.
     #[serde(default)]
     pub fight_seed: Option<u64>,
+    /// Whether the fighters' bodies collide with each other (`BoutDef::collide`); default
+    /// on in 3D, off in 2D.
+    #[serde(default)]
+    pub fight_collide: Option<bool>,
     /// Rendering hints.
     #[serde(default)]
     pub view: Option<ViewSpec>,
