@@ -1,6 +1,8 @@
 //! FABRIK (Aristidou & Lasenby 2011) on an n-joint chain with optional joint limits,
-//! written once for 2D and 3D (see the module docs of [`crate::ik`] for the method).
+//! written once for 2D and 3D (see the module docs of [`crate::ik`] for the method); a chain
+//! with limits is handed to [`super::dls`] unless [`LimitSolver::Passes`] is asked for.
 
+use super::dls::{self, LimitSolver};
 use super::limits::{Free, IkLimit};
 use super::two_bone::unit_and_length;
 use crate::math::{Real, Vector};
@@ -8,7 +10,8 @@ use crate::math::{Real, Vector};
 /// Settings of a FABRIK solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fabrik<R> {
-    /// At most this many iterations (one forward and one backward pass each).
+    /// At most this many iterations (one forward and one backward pass each; with limits
+    /// and [`LimitSolver::ProjectedDls`], one damped least-squares step each).
     pub max_iterations: u32,
     /// Stop when the end is within this distance of the target (m).
     pub tolerance: R,
@@ -18,13 +21,16 @@ pub struct Fabrik<R> {
     /// enough (each bone's direction blended toward the chord) when the target is farther
     /// than the end is now. See [`crate::ik`], "Reach matching". Off: plain FABRIK.
     pub reach_match: bool,
+    /// How a chain with joint limits is solved (see [`crate::ik`], "Joint limits"); a chain
+    /// without limits always runs FABRIK's passes.
+    pub limit_solver: LimitSolver,
 }
 
 impl<R: Real> Fabrik<R> {
     /// `max_iterations` iterations at most, stopping within `tolerance` (m) of the target.
     #[must_use]
     pub fn new(max_iterations: u32, tolerance: R) -> Self {
-        Self { max_iterations, tolerance, reach_match: true }
+        Self { max_iterations, tolerance, reach_match: true, limit_solver: LimitSolver::ProjectedDls }
     }
 
     /// The same settings with reach matching on or off (plain FABRIK).
@@ -33,10 +39,17 @@ impl<R: Real> Fabrik<R> {
         self.reach_match = on;
         self
     }
+
+    /// The same settings with another solver for chains with joint limits.
+    #[must_use]
+    pub fn limit_solver(mut self, solver: LimitSolver) -> Self {
+        self.limit_solver = solver;
+        self
+    }
 }
 
 impl<R: Real> Default for Fabrik<R> {
-    /// 20 iterations, 1 mm, reach matching on.
+    /// 20 iterations, 1 mm, reach matching on, limits by [`LimitSolver::ProjectedDls`].
     fn default() -> Self {
         Self::new(20, R::from_ratio(1, 1000))
     }
@@ -55,6 +68,9 @@ pub struct FabrikReport<R> {
     /// True when the reach-matching step ([`Fabrik::reach_match`]) moved the chain before
     /// the iterations (it then often leaves none to do).
     pub reach_matched: bool,
+    /// Restarts of the limited solve ([`LimitSolver::ProjectedDls`]) from the limits' rest
+    /// pose after a stall; 0 for the other solves.
+    pub restarts: u32,
     /// False when the input was refused and the joints left unchanged: fewer than two
     /// joints, `lengths.len() ≠ joints.len() − 1`, a limit list neither empty nor one per
     /// bone, or a non-finite target, joint or length (floats only).
@@ -69,14 +85,14 @@ pub fn bone_lengths<R: Real, V: Vector<R>>(joints: &[V]) -> Vec<R> {
 
 /// Unit direction of `v`, or `fallback` when `v` is (nearly) zero.
 #[inline]
-fn dir_or<R: Real, V: Vector<R>>(v: V, fallback: V) -> V {
+pub(super) fn dir_or<R: Real, V: Vector<R>>(v: V, fallback: V) -> V {
     let u = unit_and_length(v).0;
     if u == V::ZERO { fallback } else { u }
 }
 
 /// A unit vector along the first axis (the fallback direction of a degenerate chain).
 #[inline]
-fn first_axis<R: Real, V: Vector<R>>() -> V {
+pub(super) fn first_axis<R: Real, V: Vector<R>>() -> V {
     let mut v = V::ZERO;
     v.set(0, R::ONE);
     v
@@ -101,13 +117,18 @@ pub fn fabrik_free<R: Real, V: Vector<R>>(
 /// `limits` is empty (no limits) or has one limit per bone: `limits[i]` constrains bone `i`
 /// relative to bone `i − 1`, and `limits[0]` constrains bone 0 relative to `base` (the
 /// direction of the bone the chain hangs from, e.g. the clavicle for an arm); with `base`
-/// `None`, `limits[0]` is not used. Each iteration is a forward pass (end to target, joints
-/// pulled toward it, each parent bone's direction projected into its limit about the child
-/// bone just placed) and a backward pass (root back in place, each child bone projected into
-/// its limit about its parent), so the returned pose always satisfies every limit and every
-/// bone length, up to rounding; with limits a target may be unreachable and the report then
-/// says how near the chain came. A joint that lands on its neighbour keeps the neighbour's
-/// bone direction (or +x): no NaN.
+/// `None`, `limits[0]` is not used. With limits the solve is chosen by
+/// [`Fabrik::limit_solver`]: by default ([`LimitSolver::ProjectedDls`]) damped least-squares
+/// steps on the joint rotations, each projected into the limits, with restarts from the
+/// limits' rest poses on a stall (a Jacobian method, not FABRIK; see [`crate::ik`], "Joint
+/// limits"); or FABRIK's passes ([`LimitSolver::Passes`]): a forward pass (end to target,
+/// joints pulled toward it, each parent bone's direction projected into its limit about the
+/// child bone just placed) and a backward pass (root back in place, each child bone
+/// projected into its limit about its parent). Either way the returned pose satisfies every
+/// limit and every bone length, up to rounding, and counts its steps in `max_iterations`;
+/// with limits a target may be unreachable and the report then says how near the chain
+/// came. A joint that lands on its neighbour keeps the neighbour's bone direction (or +x):
+/// no NaN.
 ///
 /// Invalid input (see [`FabrikReport::valid`]) leaves the joints unchanged.
 pub fn fabrik<R: Real, V: Vector<R>, L: IkLimit<R, V>>(
@@ -119,8 +140,14 @@ pub fn fabrik<R: Real, V: Vector<R>, L: IkLimit<R, V>>(
     settings: &Fabrik<R>,
 ) -> FabrikReport<R> {
     let n = joints.len();
-    let invalid =
-        FabrikReport { iterations: 0, residual: R::MAX, converged: false, reach_matched: false, valid: false };
+    let invalid = FabrikReport {
+        iterations: 0,
+        residual: R::MAX,
+        converged: false,
+        reach_matched: false,
+        restarts: 0,
+        valid: false,
+    };
     if n < 2 || lengths.len() != n - 1 || !(limits.is_empty() || limits.len() == n - 1) || !target.is_finite() {
         return invalid;
     }
@@ -132,7 +159,14 @@ pub fn fabrik<R: Real, V: Vector<R>, L: IkLimit<R, V>>(
     let root = joints[0];
     let residual = joints[n - 1].distance(target);
     if residual <= tol {
-        return FabrikReport { iterations: 0, residual, converged: true, reach_matched: false, valid: true };
+        return FabrikReport {
+            iterations: 0,
+            residual,
+            converged: true,
+            reach_matched: false,
+            restarts: 0,
+            valid: true,
+        };
     }
     if limits.is_empty() {
         let total = lengths.iter().fold(R::ZERO, |s, l| s + *l);
@@ -150,9 +184,21 @@ pub fn fabrik<R: Real, V: Vector<R>, L: IkLimit<R, V>>(
                 residual,
                 converged: residual <= tol,
                 reach_matched: false,
+                restarts: 0,
                 valid: true,
             };
         }
+    }
+    if !limits.is_empty() && settings.limit_solver == LimitSolver::ProjectedDls {
+        let out = dls::solve(joints, lengths, target, limits, base, settings);
+        return FabrikReport {
+            iterations: out.iterations,
+            residual: out.residual,
+            converged: out.residual <= tol,
+            reach_matched: false,
+            restarts: out.restarts,
+            valid: true,
+        };
     }
     let mut residual = residual;
     let mut reach_matched = false;
@@ -161,7 +207,7 @@ pub fn fabrik<R: Real, V: Vector<R>, L: IkLimit<R, V>>(
         residual = joints[n - 1].distance(target);
         reach_matched = true;
         if residual <= tol {
-            return FabrikReport { iterations: 0, residual, converged: true, reach_matched, valid: true };
+            return FabrikReport { iterations: 0, residual, converged: true, reach_matched, restarts: 0, valid: true };
         }
     }
     let mut iterations = 0;
@@ -197,7 +243,7 @@ pub fn fabrik<R: Real, V: Vector<R>, L: IkLimit<R, V>>(
             break;
         }
     }
-    FabrikReport { iterations, residual, converged: residual <= tol, reach_matched, valid: true }
+    FabrikReport { iterations, residual, converged: residual <= tol, reach_matched, restarts: 0, valid: true }
 }
 
 /// The reach of a chain whose bone `i` points along `dir_or(uᵢ + s·c, c)`.

@@ -21,6 +21,15 @@ pub trait IkLimit<R: Real, V: Vector<R>> {
     /// The admissible parent direction nearest `parent`, given the child's direction.
     #[must_use]
     fn clamp_parent(&self, child: V, parent: V) -> V;
+    /// A rest direction of the child, given the parent's, where the limited solve restarts
+    /// when it stalls (see [`crate::ik`], "Joint limits"); `attempt` counts the restarts
+    /// from 1, so that a limit can offer different poses. By default the parent's direction
+    /// projected into the limit (the straightest admissible child).
+    #[must_use]
+    fn rest(&self, parent: V, attempt: u32) -> V {
+        let _ = attempt;
+        self.clamp_child(parent, parent)
+    }
 }
 
 /// No limit: any direction (what [`super::fabrik`] uses when given an empty limit list).
@@ -115,6 +124,28 @@ impl<R: Real> IkLimit<R, Vector2<R>> for AngleRange<R> {
             None => parent,
             // parent = child turned by −θ.
             Some(cs) => turn(child, Vector2::new(cs.x, -cs.y)),
+        }
+    }
+    /// See [`AngleRange::rest_angle`].
+    #[inline]
+    fn rest(&self, parent: Vector2<R>, attempt: u32) -> Vector2<R> {
+        let theta = self.rest_angle(attempt);
+        turn(parent, Vector2::new(theta.cos(), theta.sin()))
+    }
+}
+
+impl<R: Real> AngleRange<R> {
+    /// The joint angle of a restart's rest pose: attempt 1 the middle of the range, 2 and 3
+    /// a quarter and three quarters of the way from `min` to `max`, later attempts the
+    /// straightest angle in range (0 clamped into it).
+    #[must_use]
+    pub fn rest_angle(&self, attempt: u32) -> R {
+        let span = self.max - self.min;
+        match attempt {
+            1 => self.min + span * R::HALF,
+            2 => self.min + span * R::from_ratio(1, 4),
+            3 => self.min + span * R::from_ratio(3, 4),
+            _ => R::ZERO.clamp(self.min, self.max),
         }
     }
 }
@@ -219,6 +250,31 @@ impl<R: Real> IkLimit<R, Vector3<R>> for Cone<R> {
         match &self.hinge {
             Some(h) => Self::hinged(h, child, parent, true),
             None => self.cone(child, parent),
+        }
+    }
+    /// A cone: attempt 1 straight on (the cone's axis), 2 and 3 bent by half the cone's
+    /// angle toward and away from [`Vector::any_orthogonal`] of the parent's direction (a
+    /// chain of such bones curls), later attempts straight again. A hinge: in the hinge's
+    /// plane at [`AngleRange::rest_angle`] from the parent's direction (projected into it).
+    #[inline]
+    fn rest(&self, parent: Vector3<R>, attempt: u32) -> Vector3<R> {
+        match &self.hinge {
+            None if attempt == 2 || attempt == 3 => {
+                let half = self.swing_max * R::HALF;
+                let o = parent.any_orthogonal();
+                let o = if attempt == 2 { o } else { -o };
+                parent * half.cos() + o * half.sin()
+            }
+            None => parent,
+            Some(h) => {
+                let a = h.axis;
+                let f = unit_and_length(parent - a * a.dot(parent)).0;
+                if f == Vector3::ZERO {
+                    return a.any_orthogonal();
+                }
+                let theta = h.range.rest_angle(attempt);
+                f * theta.cos() + a.cross(f) * theta.sin()
+            }
         }
     }
 }

@@ -7,8 +7,11 @@
 //!
 //! - [`two_bone_2d`] / [`two_bone_3d`]: the closed form for an arm or a leg (law of
 //!   cosines; a bend side in 2D, a pole point in 3D);
-//! - [`fabrik`] / [`fabrik_free`]: FABRIK for chains of any length, with per-joint limits
-//!   ([`AngleRange`] in 2D, [`Cone`] with an optional hinge in 3D).
+//! - [`fabrik`] / [`fabrik_free`]: chains of any length, with per-joint limits
+//!   ([`AngleRange`] in 2D, [`Cone`] with an optional hinge in 3D). Without limits this is
+//!   FABRIK; with limits it is by default a projected damped least-squares solve
+//!   ([`LimitSolver::ProjectedDls`], "Joint limits" below), FABRIK's own limited passes
+//!   being kept as [`LimitSolver::Passes`].
 //!
 //! Range in fixed point: Q32.32 holds ±2³¹, and squared distances must fit, so keep
 //! `|target − root|` and the chain's length below ~2¹⁵ m (directions are normalised after
@@ -88,27 +91,79 @@
 //! 99 % of the length) aimed at a nearer target is left alone: turned onto the line to the
 //! target, FABRIK's passes could not bend it.
 //!
-//! Joint limits (paper §4.2) are applied inside the passes: in the backward pass, after the
-//! parent bone `u_{i−1}` is placed, the child's direction `uᵢ` is replaced by the nearest
-//! admissible one ([`IkLimit::clamp_child`]); in the forward pass the parent's direction is
-//! projected about the child bone just placed ([`IkLimit::clamp_parent`]). The 2D limit is a
-//! signed angle range `θ = atan2(u × v, u · v) ∈ [min, max]` (the convention of
-//! [`AngleLimit`](crate::AngleLimit)); its projection turns the reference bone by the
-//! nearer bound. The 3D limit is a cone `∠(u, v) ≤ swing_max` (the swing of
+//! ## Joint limits
+//!
+//! The limit shapes: in 2D a signed angle range `θ = atan2(u × v, u · v) ∈ [min, max]`
+//! between the parent bone `u` and the child bone `v` (the convention of
+//! [`AngleLimit`](crate::AngleLimit)), projected by turning the reference bone by the nearer
+//! bound; in 3D a cone `∠(u, v) ≤ swing_max` (the swing of
 //! [`SwingTwistLimit`](crate::SwingTwistLimit)), projected onto the cone's edge in the plane
 //! of the two bones, or a hinge: the bone projected into the plane normal to a world axis,
-//! the signed angle about the axis clamped into a range. The backward pass runs last, so a
-//! returned pose satisfies every limit; with limits the reachable set shrinks and FABRIK is
-//! a heuristic (no convergence proof), so the report's residual is what to read.
+//! the signed angle about the axis clamped into a range ([`IkLimit`]).
 //!
-//! Cost: `O(n)` per iteration, one square root (and with limits an `atan2` or two in 2D)
-//! per bone per pass.
+//! **FABRIK's passes** (paper §4.2, [`LimitSolver::Passes`]): in the backward pass, after the
+//! parent bone `u_{i−1}` is placed, the child's direction `uᵢ` is replaced by the nearest
+//! admissible one ([`IkLimit::clamp_child`]); in the forward pass the parent's direction is
+//! projected about the child bone just placed ([`IkLimit::clamp_parent`]). It is cheap, but
+//! with limits FABRIK has no convergence proof and in practice stalls: on a 10-joint chain
+//! and 1000 targets reached by random limit-respecting poses it converged (1e-3·L in ≤ 20
+//! iterations) for 672 with 2D ranges of −20°…70° (stuck at up to 0.6·L: a pose the
+//! limits make hard to leave) and 876 with 3D cones of 40° (slow: worst 1.1e-2·L).
+//!
+//! **Projected damped least squares** ([`LimitSolver::ProjectedDls`], the default; a
+//! Jacobian method, not FABRIK). With bone directions `uᵢ`, joints `pᵢ`, end
+//! `e = p₀ + Σ lᵢ uᵢ` and target `t`, turning the bones `i …` about `pᵢ` by a small rotation
+//! `ωᵢ` moves the end by `ωᵢ × aᵢ`, with the lever `aᵢ = e − pᵢ` (in 2D `ωᵢ` is a scalar and
+//! `ωᵢ × aᵢ = ωᵢ a⊥ᵢ`). Damped least squares (C. W. Wampler, "Manipulator inverse kinematic
+//! solutions based on vector formulations and damped least-squares methods", *IEEE Trans.
+//! SMC* 16(1), 1986; Y. Nakamura and H. Hanafusa, "Inverse kinematic solutions with
+//! singularity robustness for robot manipulator control", *J. Dyn. Sys. Meas. Control*
+//! 108(3), 1986; survey: S. R. Buss, "Introduction to inverse kinematics with Jacobian
+//! transpose, pseudoinverse and damped least squares methods", 2004) takes the step
+//!
+//! ```text
+//! ω = Jᵀ (J Jᵀ + λ² I)⁻¹ r,   r = t − e,   J Jᵀ = Σᵢ (|aᵢ|² I − aᵢ aᵢᵀ)   (2D and 3D alike)
+//! ```
+//!
+//! so with `y` the solution of the `DIM × DIM` symmetric positive definite system
+//! `(Σᵢ (|aᵢ|² I − aᵢ aᵢᵀ) + λ² I) y = r` (conjugate gradients, exact after `DIM` steps),
+//! each joint turns by `ωᵢ = aᵢ × y`: by the angle `φᵢ = |aᵢ| |y⊥ᵢ|`, `y⊥ᵢ` the part of `y`
+//! normal to `aᵢ`, in the plane of `aᵢ` and `y⊥ᵢ` — a rotation written with dot products
+//! only (two reflections), so the code is the same in 2D and 3D. `λ = 0.04·L` keeps the
+//! step bounded near a straight (singular) chain, and `φᵢ ≤ 0.4 rad` keeps it within the
+//! linearisation; joints are turned tip first. Then the limits: the directions are projected
+//! root to tip by [`IkLimit::clamp_child`] (the backward pass's projection), so every pose
+//! satisfies every limit. A joint the projection moved sits on a limit and would waste the
+//! next step pushing into it: it is left out of the next step's Jacobian, its column
+//! dropped, so that the free joints take the motion (the clamping loop of P. Baerlocher and
+//! R. Boulic, "An inverse kinematics architecture enforcing an arbitrary number of strict
+//! priority levels", *The Visual Computer* 20(6), 2004), and reconsidered the step after.
+//! Near a solution the step is Gauss–Newton's and the residual falls quadratically.
+//!
+//! Limits leave local minima (a chain curled the wrong way round cannot uncurl within its
+//! ranges by small steps). When the residual has not halved over 3 steps the solve restarts
+//! from a rest pose of the limits ([`IkLimit::rest`]: for ranges and hinges the middle of
+//! each range, then a quarter and three quarters of the way, then the straightest angle; for
+//! cones the straight chain, then curls of half the cone each way), at most 4 times, never
+//! twice from the same pose, inside the same iteration budget; the pose with the smallest
+//! residual is returned. Measured on the tests' 10-joint chains, 1000 targets reached by
+//! random limit-respecting poses, 20 iterations, 1e-3·L: 1000/1000 with the 2D ranges
+//! (mean 4.3 iterations, at most 16) and 1000/1000 with the 3D cones (mean 6.0, at most 12),
+//! limits held to 1e-15 rad and bone lengths to 1e-16·L; on ten further random limit sets
+//! 998–1000 of 1000 (`tests/suite/ik.rs`). No convergence proof: the report's residual is
+//! what to read.
+//!
+//! Cost: FABRIK is `O(n)` per iteration, one square root (and with limits an `atan2` or two
+//! in 2D) per bone per pass. A damped least-squares step is `O(n²)` vector operations (each
+//! joint's turn is applied to the bones beyond it) plus one sine and cosine per joint.
 
+mod dls;
 mod fabrik;
 mod limits;
 mod particles;
 mod two_bone;
 
+pub use dls::LimitSolver;
 pub use fabrik::{Fabrik, FabrikReport, bone_lengths, fabrik, fabrik_free};
 pub use limits::{AngleRange, Cone, Free, Hinge, IkLimit};
 pub use particles::ParticleChain;

@@ -6,7 +6,8 @@
 
 use crate::rng::Rng;
 use sinew::ik::{
-    AngleRange, Bend, Cone, Fabrik, ParticleChain, Reach, bone_lengths, fabrik, fabrik_free, two_bone_2d, two_bone_3d,
+    AngleRange, Bend, Cone, Fabrik, LimitSolver, ParticleChain, Reach, bone_lengths, fabrik, fabrik_free, two_bone_2d,
+    two_bone_3d,
 };
 use sinew::prelude::*;
 use sinew::{AngleLimit, SwingTwistLimit};
@@ -285,6 +286,7 @@ struct Stats {
     iters_max: u32,
     worst_residual: f64,
     worst_length: f64,
+    restarted: usize,
 }
 
 impl Stats {
@@ -293,6 +295,7 @@ impl Stats {
         self.converged += usize::from(report.converged);
         self.iters_sum += u64::from(report.iterations);
         self.iters_max = self.iters_max.max(report.iterations);
+        self.restarted += usize::from(report.restarts > 0);
         self.worst_residual = self.worst_residual.max(report.residual / total);
         for (a, b) in lengths.iter().zip(got) {
             self.worst_length = self.worst_length.max((a - b).abs() / total);
@@ -301,13 +304,14 @@ impl Stats {
 
     fn line(&self, what: &str) -> String {
         format!(
-            "{what}: {}/{} converged, iterations mean {:.2} max {}, worst residual {:.2e} L, worst bone length error {:.2e} L",
+            "{what}: {}/{} converged, iterations mean {:.2} max {}, worst residual {:.2e} L, worst bone length error {:.2e} L, {} restarted",
             self.converged,
             self.n,
             self.iters_sum as f64 / self.n as f64,
             self.iters_max,
             self.worst_residual,
-            self.worst_length
+            self.worst_length,
+            self.restarted
         )
     }
 }
@@ -371,40 +375,103 @@ fn limited_pose_2d(rng: &mut Rng, lengths: &[f64], limits: &[AngleRange<f64>], b
     j
 }
 
+/// The worst excess (rad) of a 2D chain's joint angles over their ranges (bone 0 about +x).
+fn limit_excess_2d(j: &[Vector2<f64>], limits: &[AngleRange<f64>]) -> f64 {
+    let mut prev = j[0] - Vector2::new(1.0, 0.0);
+    let mut worst = 0.0f64;
+    for i in 0..j.len() - 1 {
+        let th = AngleLimit::angle(prev, j[i], j[i + 1]);
+        worst = worst.max((limits[i].min - th).max(th - limits[i].max).max(0.0));
+        prev = j[i];
+    }
+    worst
+}
+
+/// 1000 solves of a 2D chain with angle limits from `start` toward the ends of random
+/// limit-respecting poses drawn from `rng`: (stats, worst limit excess in rad).
+fn limited_batch_2d(
+    rng: &mut Rng,
+    start: &[Vector2<f64>],
+    lengths: &[f64],
+    limits: &[AngleRange<f64>],
+    solver: LimitSolver,
+) -> (Stats, f64) {
+    let total: f64 = lengths.iter().sum();
+    let (mut stats, mut worst_limit) = (Stats::default(), 0.0f64);
+    for _ in 0..1000 {
+        let t = *limited_pose_2d(rng, lengths, limits, 0.0).last().unwrap();
+        let mut j = start.to_vec();
+        let settings = Fabrik::new(20, 1e-3 * total).limit_solver(solver);
+        let r = fabrik(&mut j, lengths, t, limits, Some(Vector2::new(1.0, 0.0)), &settings);
+        stats.add(&r, total, lengths, &bone_lengths(&j));
+        worst_limit = worst_limit.max(limit_excess_2d(&j, limits));
+    }
+    (stats, worst_limit)
+}
+
 #[test]
 fn fabrik_with_2d_angle_limits_keeps_every_joint_in_range_and_reaches_targets_the_limits_allow() {
     let mut rng = Rng(0xa11e);
     let n = 10;
     let lengths: Vec<f64> = (0..n - 1).map(|_| rng.range(0.5, 1.5)).collect();
-    let total: f64 = lengths.iter().sum();
     // An asymmetric range per joint, e.g. a finger: −20° … 70°; the first about +x.
     let limits: Vec<AngleRange<f64>> =
         (0..n - 1).map(|_| AngleRange::new((-20f64).to_radians(), 70f64.to_radians())).collect();
-    let base = Vector2::new(1.0, 0.0);
     let start = limited_pose_2d(&mut Rng(7), &lengths, &limits, 0.0);
-    let (mut stats, mut worst_limit) = (Stats::default(), 0.0f64);
+    // The same 1000 targets (the same generator state) for both solvers.
+    let (stats, worst_limit) = limited_batch_2d(&mut Rng(rng.0), &start, &lengths, &limits, LimitSolver::ProjectedDls);
+    let (passes, passes_limit) = limited_batch_2d(&mut rng, &start, &lengths, &limits, LimitSolver::Passes);
+    println!("{}; worst limit excess {worst_limit:.2e} rad", stats.line("2D angle limits, projected DLS (default)"));
+    println!("{}; worst limit excess {passes_limit:.2e} rad", passes.line("2D angle limits, FABRIK passes"));
+    for (s, w) in [(&stats, worst_limit), (&passes, passes_limit)] {
+        assert!(w <= 1e-12, "limits hold to rounding (1e-12 rad): {w:e}");
+        assert!(s.worst_length <= 1e-13, "bone lengths exact: {:e}", s.worst_length);
+    }
+    // The targets are reachable within the limits by construction. The default limited
+    // solve (damped least squares projected into the limits, with restarts) meets the
+    // brief: measured 1000/1000 within 1e-3·L, mean 4.3 iterations, at most 17.
+    assert_eq!(stats.converged, 1000, "every target within 1e-3·L in ≤ 20 iterations");
+    assert!(stats.worst_residual <= 1e-3 && stats.iters_max <= 20);
+    // FABRIK's own passes with the limits in both (the paper's §4.2) stall on a third of
+    // them at up to 0.6·L (measured 672): a regression floor of 650.
+    assert!(passes.converged >= 650, "{}", passes.converged);
+}
+
+/// A random 3D configuration within cones of half-angle `swing` (bone 0 about +x): each
+/// bone turned from its parent's direction by a random swing (√-distributed, so uniform
+/// over the cone's cap) about a random axis normal to it.
+fn cone_pose(rng: &mut Rng, lengths: &[f64], swing: f64) -> Vec<Vector3<f64>> {
+    let mut j = vec![Vector3::new(0.0, 0.0, 0.0)];
+    let mut d = glam::DVec3::X;
+    for l in lengths {
+        let w = d.any_orthonormal_vector();
+        let axis = glam::DQuat::from_axis_angle(d, rng.range(-3.2, 3.2)) * w;
+        d = glam::DQuat::from_axis_angle(axis, swing * rng.next().sqrt()) * d;
+        let p = *j.last().unwrap();
+        j.push(p + sv(d) * *l);
+    }
+    j
+}
+
+/// 1000 solves of a 3D chain with cones of `swing` from `start` toward the ends of random
+/// poses within the cones drawn from `rng`: (stats, worst swing excess in rad).
+fn cone_batch(rng: &mut Rng, start: &[Vector3<f64>], lengths: &[f64], swing: f64, solver: LimitSolver) -> (Stats, f64) {
+    let total: f64 = lengths.iter().sum();
+    let cones: Vec<Cone<f64>> = lengths.iter().map(|_| Cone::new(swing)).collect();
+    let (mut stats, mut worst) = (Stats::default(), 0.0f64);
     for _ in 0..1000 {
-        let t = *limited_pose_2d(&mut rng, &lengths, &limits, 0.0).last().unwrap();
-        let mut j = start.clone();
-        let r = fabrik(&mut j, &lengths, t, &limits, Some(base), &Fabrik::new(20, 1e-3 * total));
-        stats.add(&r, total, &lengths, &bone_lengths(&j));
-        let mut prev = Vector2::new(-1.0, 0.0);
-        for i in 0..n - 1 {
-            let th = AngleLimit::angle(prev, j[i], j[i + 1]);
-            let out = (limits[i].min - th).max(th - limits[i].max).max(0.0);
-            worst_limit = worst_limit.max(out);
+        let t = *cone_pose(rng, lengths, swing).last().unwrap();
+        let mut j = start.to_vec();
+        let settings = Fabrik::new(20, 1e-3 * total).limit_solver(solver);
+        let r = fabrik(&mut j, lengths, t, &cones, Some(Vector3::new(1.0, 0.0, 0.0)), &settings);
+        stats.add(&r, total, lengths, &bone_lengths(&j));
+        let mut prev = j[0] - Vector3::new(1.0, 0.0, 0.0);
+        for i in 0..j.len() - 1 {
+            worst = worst.max(SwingTwistLimit::swing(prev, j[i], j[i + 1]) - swing);
             prev = j[i];
         }
     }
-    println!("{}; worst limit excess {worst_limit:.2e} rad", stats.line("FABRIK 2D with angle limits"));
-    assert!(worst_limit <= 1e-12, "limits hold to rounding (1e-12 rad): {worst_limit:e}");
-    assert!(stats.worst_length <= 1e-13);
-    // The targets are reachable within the limits by construction, but FABRIK with limits
-    // is a heuristic without a convergence proof: it converged (1e-3·L in ≤ 20 iterations)
-    // for 672 of these 1000 targets and stalled at up to 0.6·L on others (a pose the limits
-    // make hard to leave). Weaker than the brief's "every case", which holds without limits
-    // only. Asserted as a regression floor below the measurement: at least 650.
-    assert!(stats.converged >= 650, "{}", stats.converged);
+    (stats, worst)
 }
 
 #[test]
@@ -414,65 +481,92 @@ fn fabrik_with_3d_cones_and_hinges_keeps_every_joint_in_range() {
     let lengths: Vec<f64> = (0..n - 1).map(|_| rng.range(0.5, 1.5)).collect();
     let total: f64 = lengths.iter().sum();
     let swing = 40f64.to_radians();
-    let cones: Vec<Cone<f64>> = (0..n - 1).map(|_| Cone::new(swing)).collect();
     let base = Vector3::new(1.0, 0.0, 0.0);
     // Reachable targets: forward kinematics of random directions within each cone.
-    let pose = |rng: &mut Rng| {
-        let mut j = vec![Vector3::new(0.0, 0.0, 0.0)];
-        let mut d = glam::DVec3::X;
-        for l in &lengths {
-            let w = d.any_orthonormal_vector();
-            let axis = glam::DQuat::from_axis_angle(d, rng.range(-3.2, 3.2)) * w;
-            d = glam::DQuat::from_axis_angle(axis, swing * rng.next().sqrt()) * d;
-            let p = *j.last().unwrap();
-            j.push(p + sv(d) * *l);
-        }
-        j
-    };
-    let start = pose(&mut Rng(11));
-    let (mut stats, mut worst) = (Stats::default(), 0.0f64);
-    for _ in 0..1000 {
-        let t = *pose(&mut rng).last().unwrap();
-        let mut j = start.clone();
-        let r = fabrik(&mut j, &lengths, t, &cones, Some(base), &Fabrik::new(20, 1e-3 * total));
-        stats.add(&r, total, &lengths, &bone_lengths(&j));
-        let mut prev = Vector3::new(-1.0, 0.0, 0.0);
-        for i in 0..n - 1 {
-            worst = worst.max(SwingTwistLimit::swing(prev, j[i], j[i + 1]) - swing);
-            prev = j[i];
-        }
+    let start = cone_pose(&mut Rng(11), &lengths, swing);
+    let (stats, worst) = cone_batch(&mut Rng(rng.0), &start, &lengths, swing, LimitSolver::ProjectedDls);
+    let (passes, passes_worst) = cone_batch(&mut rng, &start, &lengths, swing, LimitSolver::Passes);
+    println!("{}; worst swing excess {worst:.2e} rad", stats.line("3D 40° cones, projected DLS (default)"));
+    println!("{}; worst swing excess {passes_worst:.2e} rad", passes.line("3D 40° cones, FABRIK passes"));
+    for (s, w) in [(&stats, worst), (&passes, passes_worst)] {
+        assert!(w <= 1e-7, "cones hold (1e-7 rad: the swing's atan2 of a cross product near the edge): {w:e}");
+        assert!(s.worst_length <= 1e-13, "bone lengths exact: {:e}", s.worst_length);
     }
-    println!("{}; worst swing excess {worst:.2e} rad", stats.line("FABRIK 3D with 40° cones"));
-    assert!(worst <= 1e-7, "cones hold (1e-7 rad: the swing's atan2 of a cross product near the edge): {worst:e}");
-    assert!(stats.worst_length <= 1e-13);
-    // Measured 876 of 1000 within 1e-3·L in ≤ 20 iterations (worst 1.1e-2·L): a
-    // regression floor of 850 is asserted (see the 2D test: weaker than the brief asks).
-    assert!(stats.converged >= 850, "{}", stats.converged);
+    // The default limited solve meets the brief: measured 1000/1000 within 1e-3·L, mean
+    // 6.3 iterations, at most 11.
+    assert_eq!(stats.converged, 1000, "every target within 1e-3·L in ≤ 20 iterations");
+    assert!(stats.worst_residual <= 1e-3 && stats.iters_max <= 20);
+    // FABRIK's passes converge slowly against the cones (measured 876 within 20 iterations,
+    // worst 1.1e-2·L): a regression floor of 850.
+    assert!(passes.converged >= 850, "{}", passes.converged);
 
-    // Hinges about z, −10° … 120° each: the chain stays in the xy plane and in range.
+    // Hinges about z, −10° … 120° each: the chain stays in the xy plane and in range. The
+    // targets (in the plane, 0.2–0.8 of the length away, at 0°–172°) are not all reachable
+    // within the ranges, so only the limits are asserted, and the hits are held to floors.
     let hinges: Vec<Cone<f64>> = (0..n - 1)
         .map(|_| Cone::hinge(Vector3::new(0.0, 0.0, 1.0), (-10f64).to_radians(), 120f64.to_radians()))
         .collect();
     let mut worst_plane = 0.0f64;
     let mut worst_range = 0.0f64;
-    let mut hit = 0;
+    let mut hit = [0usize; 2];
     for _ in 0..200 {
-        let mut j: Vec<Vector3<f64>> = start.clone();
         let a = rng.range(0.0, 3.0);
         let t = Vector3::new(a.cos(), a.sin(), 0.0) * (total * rng.range(0.2, 0.8));
-        let r = fabrik(&mut j, &lengths, t, &hinges, Some(base), &Fabrik::new(20, 1e-3 * total));
-        hit += usize::from(r.converged);
-        let mut prev = Vector3::new(-1.0, 0.0, 0.0);
-        for i in 0..n - 1 {
-            let (u, v) = (j[i] - prev, j[i + 1] - j[i]);
-            worst_plane = worst_plane.max(v.z.abs() / v.length());
-            let th = u.cross(v).z.atan2(u.x * v.x + u.y * v.y);
-            worst_range = worst_range.max((-10f64.to_radians() - th).max(th - 120f64.to_radians()).max(0.0));
-            prev = j[i];
+        for (k, solver) in [LimitSolver::ProjectedDls, LimitSolver::Passes].into_iter().enumerate() {
+            let mut j: Vec<Vector3<f64>> = start.clone();
+            let settings = Fabrik::new(20, 1e-3 * total).limit_solver(solver);
+            let r = fabrik(&mut j, &lengths, t, &hinges, Some(base), &settings);
+            hit[k] += usize::from(r.converged);
+            let mut prev = Vector3::new(-1.0, 0.0, 0.0);
+            for i in 0..n - 1 {
+                let (u, v) = (j[i] - prev, j[i + 1] - j[i]);
+                worst_plane = worst_plane.max(v.z.abs() / v.length());
+                let th = u.cross(v).z.atan2(u.x * v.x + u.y * v.y);
+                worst_range = worst_range.max((-10f64.to_radians() - th).max(th - 120f64.to_radians()).max(0.0));
+                prev = j[i];
+            }
         }
     }
-    println!("FABRIK 3D hinges: {hit}/200 converged, off-plane {worst_plane:.2e}, range excess {worst_range:.2e} rad");
+    println!(
+        "3D hinges: projected DLS {}/200 converged, FABRIK passes {}/200; off-plane {worst_plane:.2e}, range excess {worst_range:.2e} rad",
+        hit[0], hit[1]
+    );
     assert!(worst_plane <= 1e-12 && worst_range <= 1e-12);
+    // Measured 191 and 169.
+    assert!(hit[0] >= 190 && hit[1] >= 165, "{hit:?}");
+}
+
+/// Other limit sets: for each seed a new chain, a random 2D range per joint (min in
+/// −60°…0°, max in 10°…90°) or a random 3D cone (20°…70°), a random limit-respecting start
+/// and 1000 random limit-respecting poses' ends as targets.
+#[test]
+fn fabrik_with_limits_converges_on_other_random_limit_sets() {
+    let mut lines = Vec::new();
+    let (mut worst_2d, mut worst_3d) = (1000usize, 1000usize);
+    for seed in 1..=5u64 {
+        let mut rng = Rng(seed * 0x9e37_79b9);
+        let lengths: Vec<f64> = (0..9).map(|_| rng.range(0.5, 1.5)).collect();
+        let limits: Vec<AngleRange<f64>> = (0..9)
+            .map(|_| AngleRange::new(rng.range(-60.0, 0.0).to_radians(), rng.range(10.0, 90.0).to_radians()))
+            .collect();
+        let start = limited_pose_2d(&mut rng, &lengths, &limits, 0.0);
+        let (s2, w2) = limited_batch_2d(&mut rng, &start, &lengths, &limits, LimitSolver::ProjectedDls);
+        assert!(w2 <= 1e-12 && s2.worst_length <= 1e-13 && s2.iters_max <= 20);
+        let swing = rng.range(20.0, 70.0).to_radians();
+        let start = cone_pose(&mut rng, &lengths, swing);
+        let (s3, w3) = cone_batch(&mut rng, &start, &lengths, swing, LimitSolver::ProjectedDls);
+        assert!(w3 <= 1e-7 && s3.worst_length <= 1e-13 && s3.iters_max <= 20);
+        lines.push(s2.line(&format!("seed {seed} 2D ranges")));
+        lines.push(s3.line(&format!("seed {seed} 3D {:.0}° cones", swing.to_degrees())));
+        worst_2d = worst_2d.min(s2.converged);
+        worst_3d = worst_3d.min(s3.converged);
+    }
+    println!("{}", lines.join("\n"));
+    println!("other limit sets: worst 2D {worst_2d}/1000, worst 3D {worst_3d}/1000");
+    // Measured 1000, 999, 1000, 1000, 1000 (2D) and 1000, 1000, 998, 1000, 1000 (3D): the
+    // three misses end the 20 iterations within 4.7e-3·L (2D) and 7.8e-3·L (3D) of their
+    // targets, short of 1e-3·L. Floors at the worst measured.
+    assert!(worst_2d >= 999 && worst_3d >= 998, "{worst_2d} {worst_3d}");
 }
 
 #[test]
@@ -559,8 +653,9 @@ fn fixed_point_ik_gives_identical_bits_twice_and_stays_near_f64() {
     let bits =
         |j: &[Vector3<Fx>]| j.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]).collect::<Vec<_>>();
     assert_eq!(bits(&a), bits(&b));
-    // The same solve in f64: the passes amplify rounding differences little (each is a
-    // projection), so after the same number of iterations the joints agree within 1e-7 m.
+    // The same solve in f64 (cones: the default projected damped least squares): a few
+    // steps toward a solution amplify rounding differences little, so after the same number
+    // of iterations the joints agree within 1e-7 m (measured 1.5e-8 m after 4).
     let mut rng = Rng(0xf1);
     let (mut j, lengths) = chain_3d(&mut rng, 10);
     let cones: Vec<Cone<f64>> = (0..9).map(|_| Cone::new(60f64.to_radians())).collect();
@@ -569,6 +664,37 @@ fn fixed_point_ik_gives_identical_bits_twice_and_stays_near_f64() {
     let worst = a.iter().zip(&j).map(|(x, y)| d3(f3(*x), f3(*y))).fold(0.0, f64::max);
     println!("FABRIK fixed vs f64 after {} iterations: worst joint difference {worst:.2e} m", ra.iterations);
     assert!(worst <= 1e-7, "{worst:e}");
+    // 2D angle ranges in fixed point: converged, the same bits twice, every joint in range.
+    let solve_2d = || {
+        let lengths: Vec<Fx> = [0.9, 0.7, 1.1, 0.6, 0.8].iter().map(|l| Fx::from_f64(*l)).collect();
+        let mut j = vec![v2::<Fx>(0.0, 0.0)];
+        for l in &lengths {
+            let p = *j.last().unwrap();
+            j.push(p + v2::<Fx>(1.0, 0.0) * *l);
+        }
+        let limits: Vec<AngleRange<Fx>> =
+            (0..5).map(|_| AngleRange::new(Fx::from_f64(-0.35), Fx::from_f64(1.2))).collect();
+        let r =
+            fabrik(&mut j, &lengths, v2(1.0, 2.5), &limits, Some(v2(1.0, 0.0)), &Fabrik::new(20, Fx::from_f64(1e-6)));
+        (j, r)
+    };
+    let ((j1, r1), (j2, r2)) = (solve_2d(), solve_2d());
+    assert_eq!(r1, r2);
+    assert!(r1.converged, "{r1:?}");
+    let bits2 = |j: &[Vector2<Fx>]| j.iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits()]).collect::<Vec<_>>();
+    assert_eq!(bits2(&j1), bits2(&j2));
+    let mut prev = v2::<f64>(-1.0, 0.0);
+    for i in 0..5 {
+        let (a, b) = (v2::<f64>(f2(j1[i])[0], f2(j1[i])[1]), v2::<f64>(f2(j1[i + 1])[0], f2(j1[i + 1])[1]));
+        let th = AngleLimit::angle(prev, a, b);
+        assert!((-0.35 - 1e-8..=1.2 + 1e-8).contains(&th), "joint {i}: {th}");
+        prev = a;
+    }
+    println!(
+        "FABRIK fixed 2D with angle ranges: {} iterations, residual {:.2e} m",
+        r1.iterations,
+        r1.residual.to_f64()
+    );
     // Two-bone: identical bits twice.
     let s1 = two_bone_3d(
         v3::<Fx>(0.1, 0.2, 0.3),
