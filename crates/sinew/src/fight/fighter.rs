@@ -334,7 +334,7 @@ impl<S: FightSpace> Bout<S> {
         let mut def = def;
         def.collide = Some(def.collide.unwrap_or(S::DIM == 3));
         if def.collide == Some(true) && !world.def().body_contacts {
-            let on = world.def().clone().body_contacts(true);
+            let on = (*world.def()).body_contacts(true);
             world.set_def(on)?;
         }
         let mut out = Vec::with_capacity(fighters.len());
