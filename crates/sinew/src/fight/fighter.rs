@@ -45,6 +45,7 @@ use crate::world::World;
 use super::FightSpace;
 use super::impact::{ImpactDef, impact};
 use super::moves::{Effector, MoveDef, TargetZone, default_moves};
+use super::stop::{colliding_bones, stop_at_body};
 use super::strike::{AimDef, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, sweep_capsule};
 
 /// Where a fighter's moves come from.
@@ -255,7 +256,7 @@ struct Fighter<S: FightSpace> {
     head_radius: RealOf<S>,
     torso_radius: RealOf<S>,
     /// The rig's colliding bones (node indices) with their end radii: what a strike's
-    /// effector stops against (see [`stop_at_body`]).
+    /// effector stops against (see [`super::stop`]).
     bones: Vec<([u32; 2], [RealOf<S>; 2])>,
 }
 
@@ -685,7 +686,8 @@ impl<S: FightSpace> BoutHandle<S> {
         let step = if via == goal { s.speed * dt } else { (s.speed * dt).min(d) };
         let mut to = x + dir * step;
         if bout.def.collide == Some(true) {
-            to = stop_at_body(world.particles(), &bout.fighters[o], x, to, limb.radius);
+            let fo = &bout.fighters[o];
+            to = stop_at_body(world.particles(), &fo.nodes, &fo.bones, x, to, limb.radius);
         }
         world.particles_mut().set_kinematic_target(eh, to)?;
         bout.fighters[i].striking = true;
@@ -810,64 +812,6 @@ impl<S: FightSpace> BoutHandle<S> {
         }
         Ok(())
     }
-}
-
-/// How far (m) a kinematic effector is let into the body it meets: enough for the sweep
-/// after the step to see the touch, little enough for the body contacts to push it out.
-fn stop_depth<R: Real>() -> R {
-    R::from_ratio(5, 1000)
-}
-
-/// Where a kinematic effector of radius `rf` moving from `x` to `to` stops against the
-/// opponent `fo`'s bones: the first touch of the swept sphere on any bone's capsule, let
-/// [`stop_depth`] in. A kinematic particle has infinite mass, so the body contacts can
-/// push only the bones it meets; without this stop a strike's fist or foot, moving up to
-/// 15 cm a frame, would go through a guard or a torso held by its drives, and the bodies
-/// would overlap by as much.
-fn stop_at_body<S: FightSpace>(
-    ps: &crate::particle::ParticleSet<S>,
-    fo: &Fighter<S>,
-    x: VecOf<S>,
-    to: VecOf<S>,
-    rf: RealOf<S>,
-) -> VecOf<S> {
-    let q = |k: u32| ps.pos[fo.nodes[k as usize].index()];
-    let (path, len) = (to - x).normalize_and_length();
-    let mut t = RealOf::<S>::ONE;
-    for &([a, b], [ra, rb]) in &fo.bones {
-        // The capsule's radius varies along it; the smaller end's is a conservative stop.
-        if let Some(h) = sweep_capsule(x, to, rf, q(a), q(b), ra.min(rb)) {
-            t = t.min(h.t);
-        }
-    }
-    if t >= RealOf::<S>::ONE {
-        return to;
-    }
-    let stop = (len * t + stop_depth::<RealOf<S>>()).min(len);
-    x + path * stop
-}
-
-/// A rig's bones whose both ends collide, as node indices and end radii.
-#[allow(clippy::type_complexity)]
-fn colliding_bones<S: FightSpace>(rig: &RigDef<S>) -> Result<Vec<([u32; 2], [RealOf<S>; 2])>, SinewError> {
-    use crate::ragdoll::NodeRef;
-    let at = |r: &NodeRef| -> Result<usize, SinewError> {
-        match r {
-            NodeRef::Index(i) if *i < rig.nodes.len() => Ok(*i),
-            NodeRef::Name(n) => rig.node_index(n).ok_or(bad("fighter rig", "a bone names an unknown node")),
-            NodeRef::Index(_) => Err(bad("fighter rig", "a bone's node index is out of range")),
-        }
-    };
-    let mut out = Vec::new();
-    for b in &rig.bones {
-        let (i, j) = (at(&b.a)?, at(&b.b)?);
-        let (ni, nj) = (&rig.nodes[i], &rig.nodes[j]);
-        if ni.collides && nj.collides {
-            let k = |v: usize| u32::try_from(v).map_err(|_| bad("fighter rig", "too many nodes"));
-            out.push(([k(i)?, k(j)?], [ni.radius, nj.radius]));
-        }
-    }
-    Ok(out)
 }
 
 /// The effector a fighter may be holding kinematic: its current strike's (or the left hand).

@@ -30,6 +30,7 @@
 pub mod fighter;
 pub mod impact;
 pub mod moves;
+mod stop;
 pub mod strike;
 
 pub use fighter::{Bout, BoutDef, BoutHandle, FighterDef, FighterState, HitEvent, Hits, MoveList};
