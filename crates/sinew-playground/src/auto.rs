@@ -3,7 +3,7 @@
 //!
 //! Commands, separated by `;`, run one after the other:
 //! - `scene=ID`: open a menu scene (`rope`, `rope3d`, `rope_between`, `ragdoll`,
-//!   `ragdoll3d`, `muscle`, `determinism`, `stress`);
+//!   `ragdoll3d`, `muscle`, `fighters`, `brachiation`, `determinism`, `stress`);
 //! - `wait=N`: let N frames pass;
 //! - `drag=X0,Y0,X1,Y1,N`: press at `(X0, Y0)` (fractions of the first canvas, from its top
 //!   left) as the mouse would, move to `(X1, Y1)` over N frames, release;
@@ -69,6 +69,8 @@ fn scene_id(id: &str) -> Option<SceneKind> {
         "ragdoll" => SceneKind::Ragdoll,
         "ragdoll3d" => SceneKind::Ragdoll3d,
         "muscle" => SceneKind::Muscle,
+        "fighters" => SceneKind::Fighters,
+        "brachiation" => SceneKind::Brachiation,
         "determinism" => SceneKind::Determinism,
         "stress" => SceneKind::Stress,
         _ => return None,

@@ -22,6 +22,10 @@ pub enum SceneKind {
     Ragdoll3d,
     /// A muscle ragdoll: punch it and watch it recover.
     Muscle,
+    /// Two 3D fighters on pose drives: aimed strikes, blocks, hit reactions, knock-outs.
+    Fighters,
+    /// The brachiating gibbon: planned swings along a seeded course of branches.
+    Brachiation,
     /// The same scene in `f32` and fixed point side by side, with hashes and rollback.
     Determinism,
     /// Hundreds of ropes and ragdolls.
@@ -30,7 +34,7 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every scene, in menu order.
-    pub const ALL: [SceneKind; 10] = [
+    pub const ALL: [SceneKind; 12] = [
         SceneKind::Rope,
         SceneKind::Rope3d,
         SceneKind::RopeBetween,
@@ -39,6 +43,8 @@ impl SceneKind {
         SceneKind::Ragdoll,
         SceneKind::Ragdoll3d,
         SceneKind::Muscle,
+        SceneKind::Fighters,
+        SceneKind::Brachiation,
         SceneKind::Determinism,
         SceneKind::Stress,
     ];
@@ -55,6 +61,8 @@ impl SceneKind {
             SceneKind::Ragdoll => "Ragdoll 2D",
             SceneKind::Ragdoll3d => "Ragdoll 3D",
             SceneKind::Muscle => "Muscle ragdoll",
+            SceneKind::Fighters => "Fighters 3D",
+            SceneKind::Brachiation => "Brachiation",
             SceneKind::Determinism => "Determinism",
             SceneKind::Stress => "Stress",
         }
@@ -72,6 +80,8 @@ impl SceneKind {
             SceneKind::Ragdoll => "playground_ragdoll_2d.json",
             SceneKind::Ragdoll3d => "ragdoll_3d.json",
             SceneKind::Muscle => "playground_muscle_2d.json",
+            SceneKind::Fighters => "fighters_3d.json",
+            SceneKind::Brachiation => "brachiation_2d.json",
             SceneKind::Determinism => "golden_fixed_2d.json",
             SceneKind::Stress => "playground_stress_2d.json",
         }
@@ -92,6 +102,10 @@ impl SceneKind {
             SceneKind::Ragdoll => "Drag and throw any body part; Drop resets the figure.",
             SceneKind::Ragdoll3d => "Drag any node; right-drag orbits the camera.",
             SceneKind::Muscle => "Click the body (or Punch) to hit it; watch the muscles recover.",
+            SceneKind::Fighters => {
+                "Two fighters trade aimed strikes; drag a limb to interfere; right-drag orbits the camera."
+            }
+            SceneKind::Brachiation => "The gibbon plans each swing and release along the branches; pause to study a flight.",
             SceneKind::Determinism => "f32 (left) and fixed point (right): same scene, their hashes, rollback.",
             SceneKind::Stress => "Hundreds of ropes and ragdolls: watch the frame time.",
         }

@@ -216,15 +216,11 @@ impl<S: SceneSpace> Sim for Play<S> {
         self.scene.world.step_count()
     }
     fn step(&mut self) -> Result<(), String> {
-        let dt = RealOf::<S>::from_f64(self.scene.dt);
-        let t_end = self.scene.world.time() + dt;
-        self.scene.apply_reels(t_end).map_err(|e| e.to_string())?;
-        self.scene.world.step(dt).map_err(|e| e.to_string())?;
-        self.scene.sync();
-        Ok(())
+        // The scene's own frame: reels, the fighters' bout or the world, the brachiator.
+        self.scene.step_frame().map_err(|e| e.to_string())
     }
     fn draw(&self, out: &mut dyn DebugDraw, opts: &DebugDrawOptions) {
-        self.scene.world.debug_draw(out, opts);
+        self.scene.draw(out, opts);
     }
     fn picks(&self) -> Vec<Pick> {
         let ps = self.scene.world.particles();

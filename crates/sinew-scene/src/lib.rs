@@ -203,6 +203,41 @@ impl<S: SceneSpace> SceneSim<S> {
     }
 }
 
+impl<S: SceneSpace> BuiltScene<S> {
+    /// Runs one frame of the scene: the reels, then the world — through the fighters'
+    /// bout when the scene has one (it plays their moves and steps the world) — then the
+    /// brachiating character, then the particle table's sync. What `sinew simulate` and
+    /// the playground run each frame.
+    pub fn step_frame(&mut self) -> Result<(), SceneError> {
+        let dt = RealOf::<S>::from_f64(self.dt);
+        let t_end = self.world.time() + dt;
+        self.apply_reels(t_end)?;
+        // (Muscle ragdolls are controllers of the world: it steps them. A bout steps the
+        // world itself, after playing the fighters' moves.)
+        match self.bout {
+            Some(b) => {
+                b.step(&mut self.world, dt)
+                    .map_err(|e| SceneError { path: "fighters".into(), message: e.to_string() })?;
+            }
+            None => {
+                let result = self.world.step(dt);
+                result.map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
+            }
+        }
+        if let Some(b) = &mut self.brachiator {
+            self.grabs_before = b.grabs.len();
+            b.step(dt).map_err(|e| SceneError { path: "brachiator".into(), message: e.to_string() })?;
+        }
+        self.sync();
+        Ok(())
+    }
+
+    /// Draws the scene: the world's debug drawing and the brachiating character's rig.
+    pub fn draw(&self, out: &mut dyn DebugDraw, opts: &DebugDrawOptions) {
+        draw::draw(self, out, opts);
+    }
+}
+
 impl<S: SceneSpace> Simulation for SceneSim<S> {
     fn dim(&self) -> usize {
         S::DIM
@@ -220,27 +255,7 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         self.scene.world.time().to_f64()
     }
     fn step(&mut self) -> Result<(), SceneError> {
-        let dt = RealOf::<S>::from_f64(self.scene.dt);
-        let t_end = self.scene.world.time() + dt;
-        self.scene.apply_reels(t_end)?;
-        // (Muscle ragdolls are controllers of the world: it steps them. A bout steps the
-        // world itself, after playing the fighters' moves.)
-        match self.scene.bout {
-            Some(b) => {
-                b.step(&mut self.scene.world, dt)
-                    .map_err(|e| SceneError { path: "fighters".into(), message: e.to_string() })?;
-            }
-            None => {
-                let result = self.scene.world.step(dt);
-                result.map_err(|e| SceneError { path: "dt".into(), message: e.to_string() })?;
-            }
-        }
-        if let Some(b) = &mut self.scene.brachiator {
-            self.scene.grabs_before = b.grabs.len();
-            b.step(dt).map_err(|e| SceneError { path: "brachiator".into(), message: e.to_string() })?;
-        }
-        self.scene.sync();
-        Ok(())
+        self.scene.step_frame()
     }
     fn set_profiling(&mut self, on: bool) {
         self.scene.world.set_profiling(on);
@@ -330,7 +345,7 @@ impl<S: SceneSpace> Simulation for SceneSim<S> {
         Ok(())
     }
     fn debug_draw(&self, out: &mut dyn DebugDraw, opts: &DebugDrawOptions) {
-        draw::draw(&self.scene, out, opts);
+        self.scene.draw(out, opts);
     }
     fn positions(&self) -> Vec<[f64; 3]> {
         self.scene.last_pos.iter().map(|p| p.to_f64_array()).collect()
