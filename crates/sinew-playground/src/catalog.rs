@@ -105,7 +105,9 @@ impl SceneKind {
             SceneKind::Fighters => {
                 "Two fighters trade aimed strikes; drag a limb to interfere; right-drag orbits the camera."
             }
-            SceneKind::Brachiation => "The gibbon plans each swing and release along the branches; pause to study a flight.",
+            SceneKind::Brachiation => {
+                "The gibbon plans each swing and release along the branches; pause to study a flight."
+            }
             SceneKind::Determinism => "f32 (left) and fixed point (right): same scene, their hashes, rollback.",
             SceneKind::Stress => "Hundreds of ropes and ragdolls: watch the frame time.",
         }

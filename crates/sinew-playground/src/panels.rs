@@ -21,11 +21,14 @@ pub enum Request {
 pub fn scene_menu(ui: &mut Ui, session: &Session, path: &mut String, browser: &mut Browser) -> Option<Request> {
     let mut req = None;
     ui.heading("Scenes");
-    for kind in SceneKind::ALL {
-        if ui.selectable_label(session.kind() == Some(kind), kind.title()).clicked() {
-            req = Some(Request::Open(kind));
+    // Wrapped rows rather than one scene a line: the menu stays short as scenes are added.
+    ui.horizontal_wrapped(|ui| {
+        for kind in SceneKind::ALL {
+            if ui.selectable_label(session.kind() == Some(kind), kind.title()).clicked() {
+                req = Some(Request::Open(kind));
+            }
         }
-    }
+    });
     ui.horizontal(|ui| {
         ui.label("File:");
         let edit = ui.add(egui::TextEdit::singleline(path).hint_text("scenes/….json").desired_width(120.0));

@@ -91,6 +91,11 @@ pub trait Sim {
     fn step(&mut self) -> Result<(), String>;
     /// Draws the world into a debug-draw back end.
     fn draw(&self, out: &mut dyn DebugDraw, opts: &DebugDrawOptions);
+    /// A point the camera keeps in view, for scenes whose subject travels (the
+    /// brachiating character's centre of mass); `None` for the rest.
+    fn follow(&self) -> Option<[f64; 3]> {
+        None
+    }
     /// Every live particle.
     fn picks(&self) -> Vec<Pick>;
     /// Grabs particle `slot` and drives it kinematically towards `target` (a rope
@@ -221,6 +226,10 @@ impl<S: SceneSpace> Sim for Play<S> {
     }
     fn draw(&self, out: &mut dyn DebugDraw, opts: &DebugDrawOptions) {
         self.scene.draw(out, opts);
+    }
+    fn follow(&self) -> Option<[f64; 3]> {
+        let c = self.scene.brachiator.as_ref()?.com();
+        Some([c.x.to_f64(), c.y.to_f64(), 0.0])
     }
     fn picks(&self) -> Vec<Pick> {
         let ps = self.scene.world.particles();

@@ -54,12 +54,15 @@ pub fn fit_camera(session: &Session, index: usize, rect: Rect) -> Camera {
     let dim = sim.dim();
     let view = session.spec.view.as_ref();
     let from_file = view.and_then(|v| Some((v.min.clone()?, v.max.clone()?)));
-    let (min, max) = match from_file {
-        Some((a, b)) if a.len() >= 2 && b.len() >= 2 => {
+    // A travelling subject: a 10 m wide window round it, looking ahead (it moves +x).
+    let follow = sim.follow().map(|p| ([p[0] - 3.0, p[1] - 3.0, 0.0], [p[0] + 7.0, p[1] + 2.5, 0.0]));
+    let (min, max) = match (follow, from_file) {
+        (Some(window), _) => window,
+        (None, Some((a, b))) if a.len() >= 2 && b.len() >= 2 => {
             let z = |v: &Vec<f64>| v.get(2).copied().unwrap_or(0.0);
             ([a[0], a[1], z(&a)], [b[0], b[1], z(&b)])
         }
-        _ => {
+        (None, _) => {
             let mut b = Bounds(None);
             sim.draw(&mut b, &DebugDrawOptions::none());
             b.0.unwrap_or(([-2.0, -0.5, -2.0], [2.0, 3.0, 2.0]))
@@ -119,6 +122,14 @@ pub fn show(
         && let Some(at) = response.interact_pointer_pos()
     {
         session.punch(Some(cam.unproject(at, 0.0)), None);
+    }
+
+    // Keep a travelling subject in view: the camera tracks it along x (panning up and
+    // down and zooming stay the user's), 2 m ahead of it, unless the user is panning.
+    if let Some(p) = session.sims[index].follow()
+        && !matches!(state.gesture, Some(Gesture::Camera))
+    {
+        cam.target[0] = p[0] + 2.0;
     }
 
     // Paint.
