@@ -20,7 +20,10 @@
 //!    move's time ([`moves`](super::moves)); the hold's target moves forward by the lunge;
 //! 3. **strikes**: in the strike window, once the aim (drawn at the move's start,
 //!    [`strike`](super::strike)) is within the limb's reach, the effector is driven by
-//!    two-bone IK as a kinematic target at the strike's speed;
+//!    two-bone IK as a kinematic target at the strike's speed — when the bodies collide
+//!    ([`BoutDef::collide`]) the target stops 5 mm into the first bone of the opponent the
+//!    effector's sphere meets on its way (`fight/stop.rs`), so a kinematic fist
+//!    cannot drive through a guard or a torso;
 //! 4. the world steps;
 //! 5. **hits**: each striking effector's sphere is swept along its motion of the frame
 //!    against the opponent's forearms (a guard in the way blocks), head and torso
@@ -256,7 +259,7 @@ struct Fighter<S: FightSpace> {
     head_radius: RealOf<S>,
     torso_radius: RealOf<S>,
     /// The rig's colliding bones (node indices) with their end radii: what a strike's
-    /// effector stops against (see [`super::stop`]).
+    /// effector stops against (see `fight/stop.rs`).
     bones: Vec<([u32; 2], [RealOf<S>; 2])>,
 }
 
