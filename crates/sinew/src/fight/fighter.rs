@@ -574,20 +574,43 @@ impl<S: FightSpace> BoutHandle<S> {
         if !(dt > RealOf::<S>::ZERO) || !dt.is_finite() {
             return Err(bad("dt", "must be > 0"));
         }
-        let mut bout = world.controller(self)?.clone();
+        // The bout is worked on outside the world (the world is stepped meanwhile) and put
+        // back at the end, so an error leaves the world's bout as it was. The move library
+        // is only read during a frame: it is moved out and back rather than cloned (its
+        // clone and drop were 4–5 % of a frame of two 3D fighters).
+        let mut bout = {
+            let b = world.controller_mut(self)?;
+            let moves = core::mem::take(&mut b.def.moves);
+            let mut c = b.clone();
+            c.def.moves = moves;
+            c
+        };
+        match self.play_frame(world, &mut bout, dt) {
+            Ok(hits) => {
+                *world.controller_mut(self)? = bout;
+                Ok(hits)
+            }
+            Err(e) => {
+                if let Ok(b) = world.controller_mut(self) {
+                    b.def.moves = bout.def.moves;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn play_frame(self, world: &mut World<S>, bout: &mut Bout<S>, dt: RealOf<S>) -> Result<Hits<S>, SinewError> {
         bout.hits.clear();
         for i in 0..bout.fighters.len() {
-            self.act(world, &mut bout, i, dt)?;
+            self.act(world, bout, i, dt)?;
         }
         let ends: Vec<VecOf<S>> = bout.fighters.iter().map(|f| f.prev_end).collect();
         world.step(dt)?;
         for (i, &from) in ends.iter().enumerate() {
-            self.detect(world, &mut bout, i, from, dt)?;
+            self.detect(world, bout, i, from, dt)?;
         }
         bout.frame += 1;
-        let hits = bout.hits.clone();
-        *world.controller_mut(self)? = bout;
-        Ok(hits)
+        Ok(bout.hits.clone())
     }
 
     fn act(self, world: &mut World<S>, bout: &mut Bout<S>, i: usize, dt: RealOf<S>) -> Result<(), SinewError> {

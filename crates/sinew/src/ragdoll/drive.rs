@@ -360,9 +360,20 @@ fn inertia<S: DriveSpace>(ps: &ParticleSet<S>, nodes: &[ParticleHandle], c: VecO
 }
 
 /// Solves the `n × n` (≤ 3) system `m·x = b` by Gaussian elimination with partial
-/// pivoting; `None` if singular.
+/// pivoting; `None` if singular. [`solve_n`] with `n` made a constant, so that the
+/// elimination's loops unroll (the same operations in the same order).
+fn solve_small<R: Real>(m: [[R; 3]; 3], b: [R; 3], n: usize) -> Option<[R; 3]> {
+    match n {
+        1 => solve_n::<R, 1>(m, b),
+        2 => solve_n::<R, 2>(m, b),
+        _ => solve_n::<R, 3>(m, b),
+    }
+}
+
+/// The leading `N × N` block of `m·x = b` (see [`solve_small`]).
 #[allow(clippy::needless_range_loop)] // a dense 3 × 3 elimination reads best indexed
-fn solve_small<R: Real>(mut m: [[R; 3]; 3], mut b: [R; 3], n: usize) -> Option<[R; 3]> {
+fn solve_n<R: Real, const N: usize>(mut m: [[R; 3]; 3], mut b: [R; 3]) -> Option<[R; 3]> {
+    let n = N;
     for c in 0..n {
         let mut piv = c;
         for r in c + 1..n {
@@ -802,7 +813,11 @@ impl<S: DriveSpace> PoseDrive<S> {
             return;
         }
         let blend = self.reaction.blend();
+        let cap = self.correction_cap();
         let (h, h2) = (s.ctx.h, s.ctx.h * s.ctx.h);
+        // The orientations at the substep's start (`prev` does not move during the solve),
+        // each computed once rather than once per child as well.
+        let mut prev = PrevOrientations::<S>::new();
         for i in 0..self.parts.len() {
             let p = &self.parts[i];
             let st = g * p.strength;
@@ -814,12 +829,12 @@ impl<S: DriveSpace> PoseDrive<S> {
                 continue;
             }
             let ps = &*s.particles;
-            let (Some(q), Some(q0)) = (self.orientation_from(&ps.pos, i), self.orientation_from(&ps.prev, i)) else {
+            let (Some(q), Some(q0)) = (self.orientation_from(&ps.pos, i), prev.get(self, &ps.prev, i)) else {
                 continue;
             };
             let (qp, qp0) = match parent {
                 None => (RotOf::<S>::IDENTITY, RotOf::<S>::IDENTITY),
-                Some(j) => match (self.orientation_from(&ps.pos, j), self.orientation_from(&ps.prev, j)) {
+                Some(j) => match (self.orientation_from(&ps.pos, j), prev.get(self, &ps.prev, j)) {
                     (Some(a), Some(b)) => (a, b),
                     _ => continue,
                 },
@@ -841,20 +856,21 @@ impl<S: DriveSpace> PoseDrive<S> {
             let cp = parent.and_then(|j| centre(ps, &self.parts[j].nodes));
             let (mut turn_i, mut turn_p) = (S::angular_zero(), S::angular_zero());
             let mut lambda = p.lambda;
-            let ti = inertia(ps, &p.nodes, c);
+            let ti = S::inertia_prepare(&inertia(ps, &p.nodes, c));
             let tp = match (parent, cp) {
-                (Some(j), Some(cp)) => Some(inertia(ps, &self.parts[j].nodes, cp)),
+                (Some(j), Some(cp)) => Some(S::inertia_prepare(&inertia(ps, &self.parts[j].nodes, cp))),
                 _ => None,
             };
             // Per row: the turn per unit angular impulse about its axis, I⁻¹a (part and
             // parent), and the row's right-hand side.
             let mut gi = [S::angular_zero(); 3];
             let mut gp = [S::angular_zero(); 3];
+            let mut gs = [S::angular_zero(); 3];
             let mut reg = [zero; 3];
             let mut rhs = [zero; 3];
             for (k, row) in rows[..n].iter().enumerate() {
-                gi[k] = S::inertia_solve(&ti, row.axis);
-                gp[k] = tp.map_or(S::angular_zero(), |t| S::inertia_solve(&t, row.axis));
+                gi[k] = S::inertia_apply(&ti, row.axis);
+                gp[k] = tp.map_or(S::angular_zero(), |t| S::inertia_apply(&t, row.axis));
                 let (wi, wp) = (S::angular_dot(row.axis, gi[k]), S::angular_dot(row.axis, gp[k]));
                 if self.inertia_ratio > zero && wi > zero && wp > zero {
                     // I' = max(I, I_other/ρ) ⇔ w' = min(w, ρ·w_other).
@@ -865,8 +881,9 @@ impl<S: DriveSpace> PoseDrive<S> {
                 let mut bb = st * p.damping * row.scale * h;
                 // Stiffness cap: at most a fraction κ of the error is corrected per
                 // iteration, q·h²·w ≤ κ/(1 − κ) (see the module docs, "High gains").
-                let w = S::angular_dot(row.axis, S::angular_add(gi[k], gp[k]));
-                if let Some(cap) = self.correction_cap()
+                gs[k] = S::angular_add(gi[k], gp[k]);
+                let w = S::angular_dot(row.axis, gs[k]);
+                if let Some(cap) = cap
                     && (kk + bb) * w > cap
                 {
                     let f = cap / ((kk + bb) * w);
@@ -882,7 +899,7 @@ impl<S: DriveSpace> PoseDrive<S> {
             let mut m = [[zero; 3]; 3];
             for k in 0..n {
                 for j in 0..n {
-                    let wkj = S::angular_dot(rows[k].axis, S::angular_add(gi[j], gp[j]));
+                    let wkj = S::angular_dot(rows[k].axis, gs[j]);
                     m[k][j] = reg[k] * wkj + if k == j { RealOf::<S>::ONE } else { zero };
                 }
             }
@@ -904,6 +921,29 @@ impl<S: DriveSpace> PoseDrive<S> {
             {
                 turn(s.particles, &self.parts[j].nodes, cp, turn_p);
             }
+        }
+    }
+}
+
+/// Parts' orientations from `prev`, computed on first use within one solve (a parent's
+/// is asked for by each of its children). Up to [`PREV_CACHED`] parts are
+/// kept on the stack; beyond, each is computed when asked.
+struct PrevOrientations<S: DriveSpace> {
+    cached: [Option<Option<RotOf<S>>>; PREV_CACHED],
+}
+
+const PREV_CACHED: usize = 24;
+
+impl<S: DriveSpace> PrevOrientations<S> {
+    fn new() -> Self {
+        Self { cached: [None; PREV_CACHED] }
+    }
+
+    fn get(&mut self, d: &PoseDrive<S>, prev: &[VecOf<S>], i: usize) -> Option<RotOf<S>> {
+        match self.cached.get_mut(i) {
+            Some(Some(q)) => *q,
+            Some(slot) => *slot.insert(d.orientation_from(prev, i)),
+            None => d.orientation_from(prev, i),
         }
     }
 }

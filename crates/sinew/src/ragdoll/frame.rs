@@ -113,7 +113,17 @@ pub trait DriveSpace: RigSpace {
     fn inertia_add(i: &mut Self::Inertia, r: VecOf<Self>, m: RealOf<Self>);
     /// `I⁻¹ a`. Where `I` is singular (a 3D bone: no inertia about its own line) it falls
     /// back to `a / (aᵀ I a)`, and to zero if that vanishes too.
-    fn inertia_solve(i: &Self::Inertia, a: Self::Angular) -> Self::Angular;
+    fn inertia_solve(i: &Self::Inertia, a: Self::Angular) -> Self::Angular {
+        Self::inertia_apply(&Self::inertia_prepare(i), a)
+    }
+    /// What `I⁻¹ a` needs of `I` whatever `a` is (3D: the cofactors and determinant), so
+    /// that a tensor solved for several axes is prepared once; [`Self::inertia_apply`] then
+    /// gives exactly [`Self::inertia_solve`]'s result.
+    type InertiaSolver: Copy;
+    /// Prepares `I` for [`Self::inertia_apply`].
+    fn inertia_prepare(i: &Self::Inertia) -> Self::InertiaSolver;
+    /// `I⁻¹ a` from a prepared tensor (bit for bit [`Self::inertia_solve`]).
+    fn inertia_apply(s: &Self::InertiaSolver, a: Self::Angular) -> Self::Angular;
     /// Angular velocity `I⁻¹ Σ mᵢ rᵢ × vᵢ` from offsets `r` (about the centre of mass),
     /// velocities `v` and masses `m`; zero where the inertia is singular.
     fn angular_velocity(r: &[VecOf<Self>], v: &[VecOf<Self>], m: &[RealOf<Self>]) -> Self::Angular;
@@ -172,7 +182,11 @@ impl<R: Real> DriveSpace for Space2<R> {
     fn inertia_add(i: &mut R, r: Vector2<R>, m: R) {
         *i += m * r.length_squared();
     }
-    fn inertia_solve(i: &R, a: R) -> R {
+    type InertiaSolver = R;
+    fn inertia_prepare(i: &R) -> R {
+        *i
+    }
+    fn inertia_apply(i: &R, a: R) -> R {
         a.safe_div(*i, R::ZERO)
     }
     fn angular_velocity(r: &[Vector2<R>], v: &[Vector2<R>], m: &[R]) -> R {
@@ -224,6 +238,19 @@ fn quat_from_frame<R: Real>(e1: Vector3<R>, e2: Vector3<R>, e3: Vector3<R>) -> Q
         z = s * quarter;
     }
     Quat::from_xyzw(x, y, z, w)
+}
+
+/// A 3D inertia tensor prepared for `I⁻¹ a` ([`DriveSpace::inertia_prepare`]): its
+/// columns, the cofactor column `c₁ × c₂`, the determinant and whether Cramer's rule
+/// applies (else the `a / (aᵀ I a)` fallback).
+#[derive(Clone, Copy, Debug)]
+pub struct InertiaSolver3<R> {
+    c0: Vector3<R>,
+    c1: Vector3<R>,
+    c2: Vector3<R>,
+    c12: Vector3<R>,
+    det: R,
+    invertible: bool,
 }
 
 impl<R: Real> DriveSpace for Space3<R> {
@@ -295,16 +322,22 @@ impl<R: Real> DriveSpace for Space3<R> {
         i[4] -= m * r.x * r.z;
         i[5] -= m * r.y * r.z;
     }
-    fn inertia_solve(i: &[R; 6], a: Vector3<R>) -> Vector3<R> {
+    type InertiaSolver = InertiaSolver3<R>;
+    fn inertia_prepare(i: &[R; 6]) -> InertiaSolver3<R> {
         let [ixx, iyy, izz, ixy, ixz, iyz] = *i;
         let c0 = Vector3::new(ixx, ixy, ixz);
         let c1 = Vector3::new(ixy, iyy, iyz);
         let c2 = Vector3::new(ixz, iyz, izz);
-        let det = c0.dot(c1.cross(c2));
-        // Singular when det is small against the cube of the tensor's scale (its trace).
+        let c12 = c1.cross(c2);
+        let det = c0.dot(c12);
         let tr = ixx + iyy + izz;
-        if det.abs() > R::from_f64(1e-6) * tr * tr * tr && det != R::ZERO {
-            return Vector3::new(a.dot(c1.cross(c2)), c0.dot(a.cross(c2)), c0.dot(c1.cross(a))) / det;
+        let invertible = det.abs() > R::from_f64(1e-6) * tr * tr * tr && det != R::ZERO;
+        InertiaSolver3 { c0, c1, c2, c12, det, invertible }
+    }
+    fn inertia_apply(s: &InertiaSolver3<R>, a: Vector3<R>) -> Vector3<R> {
+        let InertiaSolver3 { c0, c1, c2, c12, det, invertible } = *s;
+        if invertible {
+            return Vector3::new(a.dot(c12), c0.dot(a.cross(c2)), c0.dot(c1.cross(a))) / det;
         }
         let ia = Vector3::new(c0.dot(a), c1.dot(a), c2.dot(a));
         let aia = a.dot(ia);
@@ -345,8 +378,10 @@ impl<R: Real> DriveSpace for Space3<R> {
         let one = R::ONE;
         let zero_row = Row { axis: Vector3::ZERO, error: R::ZERO, scale: R::ZERO };
         let mut out = [zero_row; 3];
-        let d = q.rotate(rest_dir).normalize_or_zero();
+        // The part's rest direction now (unused by the per-axis rows of a full frame).
+        let d = || q.rotate(rest_dir).normalize_or_zero();
         if !full {
+            let d = d();
             // A bone: swing only, from its direction to the goal's.
             let g = goal.rotate(rest_dir).normalize_or_zero();
             let (n, s) = d.cross(g).normalize_and_length();
@@ -372,6 +407,7 @@ impl<R: Real> DriveSpace for Space3<R> {
                 }
             }
             DriveAxes::SwingTwist => {
+                let d = d();
                 let qe = if qe.w < R::ZERO { Quat { x: -qe.x, y: -qe.y, z: -qe.z, w: -qe.w } } else { qe };
                 let p = Vector3::new(qe.x, qe.y, qe.z).dot(d);
                 let twist_angle = R::TWO * p.atan2(qe.w);

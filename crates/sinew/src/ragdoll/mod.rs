@@ -132,7 +132,7 @@ pub mod stats;
 
 pub use drive::{DriveGains, DrivePartDef, PoseDrive, PoseDriveDef, PoseDriveHandle};
 pub use envelope::{BlendSchedule, StrengthEnvelope};
-pub use frame::{DriveAxes, DriveSpace};
+pub use frame::{DriveAxes, DriveSpace, InertiaSolver3};
 pub use grab::Grab;
 pub use muscle::{MuscleRagdoll, MuscleRagdollDef, MuscleRagdollHandle};
 pub use pose::{Pose, SpawnDef, TargetPose, pose_distance};

@@ -81,6 +81,7 @@
 //! solve), restitution.
 
 pub(crate) mod grid;
+mod prune;
 pub(crate) mod segment;
 
 use crate::collider::Aabb;
@@ -91,6 +92,7 @@ use crate::rope::Rope;
 use crate::space::{RealOf, Space, VecOf};
 use crate::state::{SavedState, StateHasher};
 use grid::PairGrid;
+use prune::prune;
 
 /// No body given: a particle is a body of its own.
 pub(crate) const NO_BODY: u32 = u32::MAX;
@@ -252,6 +254,11 @@ pub(crate) struct BodyScratch<S: Space> {
     adj: Vec<u32>,
     adj_fill: Vec<u32>,
     grid: PairGrid,
+    /// Per body (at most [`prune::PRUNE_MAX_BODIES`]): the box around its primitives' boxes.
+    body_boxes: Vec<(u32, Aabb<VecOf<S>>)>,
+    /// The primitives whose boxes go into the grid (see [`prune`]), and their boxes.
+    kept: Vec<u32>,
+    kept_boxes: Vec<Aabb<VecOf<S>>>,
     /// The particles this iteration's projections pushed, with the direction (for the
     /// tree solve after contacts, as the collider contacts' pushed particles).
     pub pushed: Vec<(u32, VecOf<S>)>,
@@ -431,7 +438,24 @@ impl<S: Space> BodyScratch<S> {
             let (x, y) = (alone[i as usize], alone[j as usize]);
             x == y && x != u32::MAX
         };
-        self.grid.pairs(&self.boxes, skip, accept, &mut self.pairs);
+        if prune(prims, &self.boxes, alone, &mut self.body_boxes, &mut self.kept) {
+            // Only the kept boxes go into the grid; its pairs are mapped back (the map
+            // is increasing, so a pair stays (low, high)).
+            let kept = &self.kept;
+            self.kept_boxes.clear();
+            self.kept_boxes.extend(kept.iter().map(|&k| self.boxes[k as usize]));
+            self.grid.pairs(
+                &self.kept_boxes,
+                |i, j| skip(kept[i as usize], kept[j as usize]),
+                |i, j| accept(kept[i as usize], kept[j as usize]),
+                &mut self.pairs,
+            );
+            for p in &mut self.pairs {
+                *p = (kept[p.0 as usize], kept[p.1 as usize]);
+            }
+        } else {
+            self.grid.pairs(&self.boxes, skip, accept, &mut self.pairs);
+        }
         self.pairs.sort_unstable();
         self.stats.box_tests += self.grid.box_tests;
         self.stats.candidate_pairs = self.pairs.len() as u32;
