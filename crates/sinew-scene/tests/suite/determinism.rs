@@ -31,7 +31,10 @@ const GOLDEN_RAGDOLL_2D: u64 = 0xa432_33d5_8fa2_b8dd;
 const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
 /// The brachiating character after 60 s (3600 frames), recorded from this run:
 /// `sinew simulate scenes/golden_fixed_brachiation_2d.json --frames 3600 --every 3600`.
-const GOLDEN_BRACHIATION_2D: u64 = 0x9fc4_7a47_54ff_2329;
+/// Re-recorded when the character's pumping fallback changed (pumping toward a swing's
+/// energy found from the back of the swing, at most 60 s a handhold) and its hash gained
+/// `pump_here`.
+const GOLDEN_BRACHIATION_2D: u64 = 0x4e8d_0602_c048_2643;
 /// Two 2D fighters after 1000 frames; re-recorded when the bout's settings gained `collide`
 /// (hashed; the 2D trajectory is unchanged, fighters in 2D do not collide by default).
 const GOLDEN_FIGHTERS_2D: u64 = 0x90dd_bf78_2879_afc3;

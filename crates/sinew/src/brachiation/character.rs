@@ -13,6 +13,22 @@
 //! energy gives at the current angle (this also cancels the integrator's small energy
 //! drift, counted in the effort figures).
 //!
+//! # Extra swings: pumping when no plan exists
+//!
+//! A swing's state may admit no flight at full arm's length within the speed range and the
+//! effort (a close handhold after a fast swing, a long rising gap after a slow one). Then,
+//! as a gibbon does, the character stays on the handhold and swings back and forth
+//! ([`Phase::Pump`]), adding or removing energy at most `max_effort` J/kg a second, and
+//! plans again as the swing turns forward (every 6 frames while it moves forward), so
+//! each half-swing offers new release opportunities from a new energy. The energy aimed
+//! at is the one a relaxed plan (any speed up to twice the range, ten times the effort)
+//! needs from the current swing or, failing that, from a swing turning at its back (at
+//! rest at −45°, −70°, −25° or −85°); never below a 15° swing's, so the swing keeps
+//! turning forward; aimed again once reached without a plan. Only the real planner's
+//! plan is ever flown, so every grab still keeps ≥ 99 % of the energy. After
+//! `PUMP_LIMIT` frames (60 s) on one handhold without a plan the character is
+//! [`Phase::Stuck`]; the frames spent pumping are reported (`pump_total`).
+//!
 //! The state (the world, the plan, the phase, the RNG, the records) is hashed by
 //! [`Brachiator::state_hash`]; the run is a pure function of the course, the definition
 //! and the seed.
@@ -207,7 +223,13 @@ pub struct Brachiator<R: Real> {
     pub pump_frames: u32,
     /// Frames spent pumping (figures).
     pub pump_total: u32,
+    /// Frames spent pumping on the handhold held now (bounded by `PUMP_LIMIT`).
+    pub pump_here: u32,
 }
+
+/// Frames the character may pump on one handhold (60 s at 60 Hz) before it counts as
+/// stuck.
+const PUMP_LIMIT: u32 = 3600;
 
 fn angle_of<R: Real>(d: Vector2<R>) -> R {
     d.x.atan2(-d.y)
@@ -266,6 +288,7 @@ impl<R: Real> Brachiator<R> {
             pump_target: R::ZERO,
             pump_frames: 0,
             pump_total: 0,
+            pump_here: 0,
         };
         match def.mode {
             Mode::Ballistic => {
@@ -347,6 +370,7 @@ impl<R: Real> Brachiator<R> {
         let g = self.def.planner.gravity;
         self.swing_start = (ang, v.length_squared() * R::HALF + g * (c.y - h.y));
         self.holding = Some(index);
+        self.pump_here = 0;
         let (list, start) = self.candidates(index);
         if list.is_empty() {
             self.phase = Phase::Finished;
@@ -389,12 +413,34 @@ impl<R: Real> Brachiator<R> {
                     max_effort: def.max_effort * R::from_i32(10),
                     ..def
                 };
-                match planner::plan(state, list, &relaxed, &mut self.rng) {
-                    Ok(p) if e != NoPlan::NoHandholdAhead => {
-                        let g = def.gravity;
-                        let e_now = state.speed * state.speed * R::HALF - g * def.arm * state.angle.cos();
-                        if !pumping {
-                            self.pump_target = e_now + p.effort;
+                let g = def.gravity;
+                let energy = |s: &SwingState<R>| s.speed * s.speed * R::HALF - g * def.arm * s.angle.cos();
+                // From this swing, or else from a swing turning at its back (at rest at
+                // −a): the energy a relaxed plan from there needs is the one to pump to.
+                let mut goal = None;
+                if e != NoPlan::NoHandholdAhead {
+                    if let Ok(p) = planner::plan(state, list, &relaxed, &mut self.rng) {
+                        goal = Some(energy(state) + p.effort);
+                    }
+                    for deg in [45, 70, 25, 85] {
+                        if goal.is_some() {
+                            break;
+                        }
+                        let a = -R::from_i32(deg) * R::PI / R::from_i32(180);
+                        let back = SwingState { handhold: state.handhold, angle: a, speed: R::ZERO };
+                        if let Ok(p) = planner::plan(&back, list, &relaxed, &mut self.rng) {
+                            goal = Some(energy(&back) + p.effort);
+                        }
+                    }
+                }
+                // Never aim below a 15° swing: the swing must keep turning forward to
+                // plan again.
+                let floor = -g * def.arm * R::from_f64(15.0f64.to_radians().cos());
+                match goal.map(|t| t.max(floor)) {
+                    Some(target) if self.pump_here <= PUMP_LIMIT => {
+                        // Aim again once the aim is reached and still no plan is found.
+                        if !pumping || (energy(state) - self.pump_target).abs() < R::from_f64(0.05) {
+                            self.pump_target = target;
                         }
                         self.pump_frames = 0;
                         self.phase = Phase::Pump;
@@ -411,6 +457,11 @@ impl<R: Real> Brachiator<R> {
     /// One pumping frame's energy change and, as the swing turns forward, a new plan.
     fn pump_phase(&mut self, dt: R) -> Result<(), SinewError> {
         let Some(i) = self.holding else { return Ok(()) };
+        if self.pump_here > PUMP_LIMIT {
+            self.stats.no_plans += 1;
+            self.phase = Phase::Stuck;
+            return Ok(());
+        }
         let h = self.course.handholds[i].position;
         let c = self.com();
         let v = self.com_velocity();
@@ -426,6 +477,7 @@ impl<R: Real> Brachiator<R> {
         self.rig.world.particles_mut().set_velocity(self.rig.com, t * (s2.max(R::ZERO).sqrt() * sign))?;
         self.stats.effort += de.abs();
         self.pump_total += 1;
+        self.pump_here += 1;
         self.pump_frames += 1;
         if w > R::ZERO && self.pump_frames >= 6 {
             self.pump_frames = 0;
@@ -741,6 +793,7 @@ impl<R: Real> Brachiator<R> {
         }
         h.write_u64(self.pump_target.hash_bits());
         h.write_u64(u64::from(self.pump_frames));
+        h.write_u64(u64::from(self.pump_here));
         h.write_u64(self.grabs.len() as u64);
         for g in &self.grabs {
             for x in [g.time, g.energy_kept, g.com_velocity_jump, g.hand_error] {

@@ -44,7 +44,9 @@
 //!
 //! [`course`] generates endless branch courses and the learned brachiation controller's
 //! handhold distribution from a seed; [`character::Brachiator`] runs the character along
-//! a course (swing, release, flight, grab) or runs the sine-wave baseline ([`sine`]) on
+//! a course (swing, release, flight, grab; with no plan from a swing it keeps swinging,
+//! pumping or braking within a bounded effort, and plans again each forward half-swing)
+//! or runs the sine-wave baseline ([`sine`]) on
 //! the same course; [`lod`] maps the two-point state up to a 5-point rig and a 14-point
 //! rig with two-bone IK and display-bone angles.
 //!

@@ -74,50 +74,89 @@ fn run_course(course: Course<f64>, def: BrachiatorDef<f64>, seconds: f64) -> Bra
     b
 }
 
-/// 1000 handhold sequences drawn like the learned controller's (30 handholds, 0.5–3 m
-/// apart, ±15° pitch), the planner restricted to the next handhold: every sequence is
-/// completed and every grab keeps at least 99 % of the kinetic energy.
-///
-/// NOT MET (so ignored, its assertion kept at the issue's figure): on the last run 581 of
-/// 1000 sequences were completed (every grab made kept ≥ 0.99999 of its energy, hands
-/// within 0.04 mm); the rest stop where no flight at full arm's length exists from the
-/// swing's state (mostly 0.5–1 m spacings after a fast swing, and long rising gaps after
-/// a slow one). Run it with `--ignored` (about 4 minutes).
-#[test]
-#[ignore = "not met: 581/1000 sequences completed (see the doc comment)"]
-fn learned_distribution_sequences_are_completed() {
-    let mut completed = 0;
-    let mut worst_kept = 1.0f64;
-    let mut worst_hand = 0.0f64;
-    let mut failures = Vec::new();
-    let mut plans = 0;
-    let mut worst_effort = 0.0f64;
-    let mut pumped = 0u32;
-    let mut converged = 0;
-    for seed in 1..=1000u64 {
+/// Figures of the learned distribution's runs over `seeds`.
+struct Learned {
+    completed: usize,
+    worst_kept: f64,
+    worst_hand: f64,
+    worst_effort: f64,
+    pumped: u32,
+    most_pumped: u32,
+    failures: Vec<(u64, u32, Phase, Option<NoPlan>)>,
+}
+
+fn learned_runs(seeds: std::ops::RangeInclusive<u64>) -> Learned {
+    let n = seeds.clone().count();
+    let mut out = Learned {
+        completed: 0,
+        worst_kept: 1.0,
+        worst_hand: 0.0,
+        worst_effort: 0.0,
+        pumped: 0,
+        most_pumped: 0,
+        failures: Vec::new(),
+    };
+    let (mut plans, mut converged) = (0, 0);
+    for seed in seeds {
         let course = Course::<f64>::learned(seed, 30, 5.0);
         let mut def = BrachiatorDef::new(seed);
         def.planner.lookahead = 1;
         let b = run_course(course, def, 300.0);
         plans += b.stats.plans;
         converged += b.stats.converged;
-        pumped += b.pump_total;
+        out.pumped += b.pump_total;
+        out.most_pumped = out.most_pumped.max(b.pump_total);
         if b.phase == Phase::Finished && b.stats.grabs == 29 {
-            completed += 1;
-        } else if failures.len() < 10 {
-            failures.push((seed, b.stats.grabs, b.phase, b.stats.last_no_plan));
+            out.completed += 1;
+        } else if out.failures.len() < 20 {
+            out.failures.push((seed, b.stats.grabs, b.phase, b.stats.last_no_plan));
         }
-        worst_kept = worst_kept.min(b.stats.worst_energy_kept);
-        worst_effort = worst_effort.max(b.stats.worst_effort);
-        worst_hand = worst_hand.max(b.stats.worst_hand_error);
+        out.worst_kept = out.worst_kept.min(b.stats.worst_energy_kept);
+        out.worst_effort = out.worst_effort.max(b.stats.worst_effort);
+        out.worst_hand = out.worst_hand.max(b.stats.worst_hand_error);
     }
     println!(
-        "learned distribution: {completed}/1000 sequences completed; worst energy kept at a grab {worst_kept:.6}; \
-         worst hand error {:.2} mm; worst effort in a swing {worst_effort:.2} J/kg; plans converged {converged}/{plans}; frames spent pumping {pumped}; first failures {failures:?}",
-        worst_hand * 1e3
+        "learned distribution: {}/{n} sequences completed; worst energy kept at a grab {:.6}; \
+         worst hand error {:.2} mm; worst effort in a swing {:.2} J/kg; plans converged {converged}/{plans}; \
+         frames spent pumping {} (most in one run {}); first failures {:?}",
+        out.completed,
+        out.worst_kept,
+        out.worst_hand * 1e3,
+        out.worst_effort,
+        out.pumped,
+        out.most_pumped,
+        out.failures
     );
-    assert_eq!(completed, 1000, "{failures:?}");
-    assert!(worst_kept >= 0.99, "{worst_kept}");
+    out
+}
+
+/// 1000 handhold sequences drawn like the learned controller's (30 handholds, 0.5–3 m
+/// apart, ±15° pitch), the planner restricted to the next handhold: every sequence is
+/// completed and every grab keeps at least 99 % of the kinetic energy.
+///
+/// NOT MET (so ignored, its assertion kept at the issue's figure). Before the pumping
+/// fallback 581 of 1000 were completed; with it (the character keeps swinging on a
+/// handhold, pumping or braking at most 8 J/kg a second for up to 60 s, and plans again
+/// each forward half-swing), on the last run 998 of 1000 were completed in about 2.5 s
+/// (release): every grab made kept ≥ 0.99993 of its energy, hands within 0.04 mm, worst
+/// planned effort 7.99 J/kg a swing, 190 506 frames spent pumping over the 1000 runs
+/// (most in one run 4416, 74 s). Seeds 161 and 914 still stop (Stuck, no flight found
+/// after 60 s of pumping on one handhold). Run it with `--ignored`.
+#[test]
+#[ignore = "not met: 998/1000 sequences completed (see the doc comment)"]
+fn learned_distribution_sequences_are_completed() {
+    let r = learned_runs(1..=1000);
+    assert_eq!(r.completed, 1000, "{:?}", r.failures);
+    assert!(r.worst_kept >= 0.99, "{}", r.worst_kept);
+}
+
+/// The first 100 sequences of the learned distribution (cheap enough to run always):
+/// measured 100/100 completed, every grab ≥ 0.99998 of its energy kept.
+#[test]
+fn learned_distribution_first_hundred() {
+    let r = learned_runs(1..=100);
+    assert_eq!(r.completed, 100, "{:?}", r.failures);
+    assert!(r.worst_kept >= 0.99, "{}", r.worst_kept);
 }
 
 /// 200 planned swings on a seeded course: hand within 2 cm at every grab, speed in
@@ -236,11 +275,21 @@ fn impossible_gaps_report_no_plan() {
     assert_eq!(planner::plan(&state, &[Vector2::new(-1.0, 5.0)], &def, &mut rng), Err(NoPlan::NoHandholdAhead));
     // A character on a course with an impossible gap stops and says so.
     let mut course = Course::<f64>::learned(1, 3, 5.0);
-    course.handholds[2].position = course.handholds[1].position + Vector2::new(3.9, 3.5);
+    // 3.9 m ahead and 6 m up: beyond any launch at 9 m/s however long the character pumps
+    // (3.5 m up, the gap this test used before, is reached after pumping).
+    course.handholds[2].position = course.handholds[1].position + Vector2::new(3.9, 6.0);
     let mut def = BrachiatorDef::new(1);
     def.planner.lookahead = 1;
-    let b = run_course(course, def, 20.0);
-    assert_eq!(b.phase, Phase::Stuck);
+    // The character pumps up to 60 s on a handhold before it counts as stuck.
+    let b = run_course(course, def, 90.0);
+    assert_eq!(
+        b.phase,
+        Phase::Stuck,
+        "{} grabs, {} frames pumping, {:?}",
+        b.stats.grabs,
+        b.pump_total,
+        b.stats.last_no_plan
+    );
     assert_eq!(b.stats.grabs, 1);
     assert!(b.stats.no_plans >= 1);
 }
