@@ -119,6 +119,8 @@
 //! tells whether every node is below a given speed now.
 
 pub mod drive;
+mod drive_def;
+mod drive_math;
 pub mod drive_parts;
 pub mod envelope;
 pub mod frame;
