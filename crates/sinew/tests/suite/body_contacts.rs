@@ -563,31 +563,3 @@ fn the_cost_of_body_contacts_grows_linearly_and_a_pile_of_1000_particles_is_reso
         assert!(*d < 0.01, "{n} particles: overlap {d} m");
     }
 }
-
-/// Not a test: the cost of two `humanoid3d` ragdolls in contact (thrown at each other on a
-/// floor, 8 substeps), µs per 1/60 s frame with and without body contacts, printed.
-/// `cargo test -p sinew --release --test suite body_contacts::timing -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn timing_two_humanoid3d_in_contact() {
-    for on in [false, true] {
-        let mut total = std::time::Duration::ZERO;
-        for _ in 0..5 {
-            let def = WorldDef::default().friction(0.5).body_contacts(on);
-            let mut w = World3d::new(def).unwrap();
-            w.add_collider(&ColliderDef::new(Shape::half_space(sinew::DVec3::new(0.0, 1.0, 0.0), 0.0).unwrap()))
-                .unwrap();
-            let rig = presets::humanoid3d::<f64>();
-            Ragdoll::spawn(&mut w, &rig, sinew::DVec3::new(-0.5, 0.0, 0.0), 1.0, sinew::DVec3::new(3.0, 0.0, 0.0))
-                .unwrap();
-            Ragdoll::spawn(&mut w, &rig, sinew::DVec3::new(0.5, 0.0, 0.0), 1.0, sinew::DVec3::new(-3.0, 0.0, 0.0))
-                .unwrap();
-            let t = std::time::Instant::now();
-            for _ in 0..120 {
-                w.step(DT).unwrap();
-            }
-            total += t.elapsed();
-        }
-        println!("two humanoid3d, body contacts {on}: {:.1} us per frame", total.as_secs_f64() * 1e6 / 600.0);
-    }
-}

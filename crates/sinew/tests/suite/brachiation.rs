@@ -150,12 +150,17 @@ fn learned_distribution_sequences_are_completed() {
     assert!(r.worst_kept >= 0.99, "{}", r.worst_kept);
 }
 
-/// The first 100 sequences of the learned distribution (cheap enough to run always):
-/// measured 100/100 completed, every grab ≥ 0.99998 of its energy kept.
+/// The same 1000 sequences, run always (about 2.5 s in release): every sequence is
+/// completed except seeds 161 and 914, the two the pumping fallback does not yet get past
+/// (no flight found after 60 s on one handhold; see the ignored test above and the issue
+/// note), and every grab keeps at least 99 % of the kinetic energy. A regression on any
+/// other seed fails it, and so does a fix of either (update the list then).
 #[test]
-fn learned_distribution_first_hundred() {
-    let r = learned_runs(1..=100);
-    assert_eq!(r.completed, 100, "{:?}", r.failures);
+fn learned_distribution_completes_all_but_the_two_known_seeds() {
+    let r = learned_runs(1..=1000);
+    let failed: Vec<u64> = r.failures.iter().map(|f| f.0).collect();
+    assert_eq!(failed, [161, 914], "{:?}", r.failures);
+    assert_eq!(r.completed, 998);
     assert!(r.worst_kept >= 0.99, "{}", r.worst_kept);
 }
 
