@@ -3,7 +3,7 @@
 //! A deterministic generator (xorshift, seeded per case) writes whole scene files from
 //! the format's grammar — dimension, number type, settings, particles, constraints,
 //! colliders of every shape, drivers, ropes with wind, drag, reels, pins and
-//! attachments, ragdolls with impulses — drawing each number from ordinary values most of
+//! attachments, ragdolls with impulses, fighters with their moves, a brachiator — drawing each number from ordinary values most of
 //! the time and from hostile ones (0, negative, huge, tiny, ±1e300, just past a limit)
 //! otherwise. Each case must load with an error that has a message, or run its frames
 //! with every step either `Ok` or an error, every frame line valid JSON (or an error),
@@ -268,7 +268,102 @@ fn scene_in(seed: u64, dim: Option<usize>) -> Value {
         let keys: Vec<Value> = (0..1 + r.below(4)).map(|k| json!([k as f64 * 0.1, r.vec(dim, -3.0, 3.0)])).collect();
         o.insert("drivers".into(), json!([{ "particle": r.below(n), "keys": keys, "release": r.chance(50) }]));
     }
+    if r.chance(8) {
+        fighters(r, dim, &mut o);
+    }
+    if r.chance(6) {
+        o.insert("brachiator".into(), brachiator(r, dim));
+    }
     Value::Object(o)
+}
+
+/// Two fighters (now and then none, one, or more than the limit), their move lists and
+/// the bout's keys, with a made-up move in the library now and then.
+fn fighters(r: &mut Rng, dim: usize, o: &mut serde_json::Map<String, Value>) {
+    let rig = if dim == 2 { "humanoid16" } else { "humanoid3d" };
+    let count = if r.chance(95) { 2 } else { [0, 1, 3, 17][r.below(4)] };
+    let names = ["stance", "guard", "jab", "cross", "hook", "kick", "block", "hit_react", "uppercut", ""];
+    let list: Vec<Value> = (0..count)
+        .map(|i| {
+            let side = if i % 2 == 0 { -1.0 } else { 1.0 };
+            let mut f = serde_json::Map::new();
+            let rig = if r.chance(95) { rig } else { ["humanoid3d", "humanoid16", "octopus"][r.below(3)] };
+            f.insert("rig".into(), rig.into());
+            let mut origin = vec![0.3 * side; dim];
+            origin[1] = 0.0;
+            if r.chance(10) {
+                origin[0] = r.num(-3.0, 3.0);
+            }
+            f.insert("origin".into(), origin.into());
+            let mut facing = vec![0.0; dim];
+            facing[0] = -side;
+            f.insert("facing".into(), if r.chance(90) { facing.into() } else { r.vec(dim, -1.0, 1.0) });
+            if r.chance(50) {
+                f.insert("moves".into(), json!({ "random": r.int(0, 1000) }));
+            } else {
+                let moves: Vec<Value> = (0..r.below(5)).map(|_| names[r.below(names.len())].into()).collect();
+                f.insert("moves".into(), moves.into());
+            }
+            if r.chance(30) {
+                f.insert("ko_threshold".into(), r.num(1.0, 300.0).into());
+            }
+            Value::Object(f)
+        })
+        .collect();
+    o.insert("fighters".into(), list.into());
+    if r.chance(30) {
+        o.insert("fight_seed".into(), r.int(0, 1 << 20).into());
+    }
+    if r.chance(30) {
+        o.insert("fight_collide".into(), r.chance(50).into());
+    }
+    if r.chance(20) {
+        let keys: Vec<Value> = (0..r.below(4))
+            .map(|k| json!({ "t": r.num(0.0, 0.6) * k as f64, "targets": { "upper_arm_r": r.num(-180.0, 180.0), "forearm_r": r.num(-180.0, 180.0) } }))
+            .collect();
+        let mut m = json!({ "name": "uppercut", "keys": keys });
+        if r.chance(70) {
+            let effector = ["hand_r", "hand_l", "foot_r", "foot_l", "tail"][r.below(5)];
+            m["strike"] = json!({
+                "effector": effector,
+                "window": [r.num(0.0, 0.3), r.num(0.1, 0.6)],
+                "speed": r.num(0.5, 12.0),
+                "area": r.num(0.001, 0.02),
+            });
+        }
+        if r.chance(30) {
+            m["lunge"] = r.num(0.0, 0.3).into();
+        }
+        o.insert("fight_moves".into(), json!([m]));
+    }
+}
+
+/// A brachiator on a generated or explicit course (in 3D an error the loader must name).
+fn brachiator(r: &mut Rng, dim: usize) -> Value {
+    let course = if r.chance(60) {
+        json!({ "seed": r.int(0, 1 << 20), "length": r.num(1.0, 60.0) })
+    } else {
+        let branches: Vec<Value> = (0..r.below(5))
+            .map(
+                |k| json!({ "from": r.vec(dim, -1.0, 1.0), "to": [k as f64 * 2.0 + r.num(0.5, 2.0), r.num(1.5, 3.0)] }),
+            )
+            .collect();
+        json!({ "branches": branches, "spacing": r.num(0.2, 2.0) })
+    };
+    let mut b = json!({ "course": course });
+    if r.chance(30) {
+        b["speed"] = json!([r.num(0.5, 3.0), r.num(3.0, 12.0)]);
+    }
+    if r.chance(30) {
+        b["planner"] = (if r.chance(90) { ["ballistic", "sine"][r.below(2)] } else { "genetic" }).into();
+    }
+    if r.chance(30) {
+        b["seed"] = r.int(0, 1 << 20).into();
+    }
+    if r.chance(30) {
+        b["arm"] = r.num(0.2, 3.0).into();
+    }
+    b
 }
 
 /// Limits small enough that hostile counts are refused at once.
@@ -372,35 +467,66 @@ fn generated_scenes_load_with_an_error_or_run_clean() {
     assert!(counts[0] > 0 && counts[2] > 0, "{counts:?}");
 }
 
-/// A generated 2D scene built as a typed world, then driven by a generated sequence of
-/// API calls between steps: impulses, forces, reel lengths, removals, cuts, grabs,
+/// What [`run_actions`] needs of a space beyond the library's `Space`: random rotations
+/// (hostile now and then) and joint limits.
+trait FuzzSpace: sinew_scene::SceneSpace {
+    fn rotation(r: &mut Rng) -> sinew::RotOf<Self>;
+    fn joint_limit(r: &mut Rng, p: [sinew::ParticleHandle; 3]) -> <Self::JointLimit as sinew::JointLimit<Self>>::Def;
+}
+
+impl<R: sinew_scene::SceneReal> FuzzSpace for sinew::Space2<R> {
+    fn rotation(r: &mut Rng) -> sinew::RotOf<Self> {
+        sinew::Rot2::from_angle(R::from_f64(r.num(-7.0, 7.0)))
+    }
+    fn joint_limit(r: &mut Rng, p: [sinew::ParticleHandle; 3]) -> sinew::AngleLimitDef<R> {
+        let (lo, hi) = (r.num(-4.0, 1.0), r.num(-1.0, 4.0));
+        sinew::AngleLimitDef::new(p[0], p[1], p[2], R::from_f64(lo), R::from_f64(hi))
+            .compliance(R::from_f64(if r.chance(70) { 0.0 } else { r.num(0.0, 1.0) }))
+    }
+}
+
+impl<R: sinew_scene::SceneReal> FuzzSpace for sinew::Space3<R> {
+    fn rotation(r: &mut Rng) -> sinew::RotOf<Self> {
+        let c: Vec<R> = (0..4).map(|_| R::from_f64(r.num(-1.0, 1.0))).collect();
+        sinew::Quat::from_xyzw(c[0], c[1], c[2], c[3])
+    }
+    fn joint_limit(r: &mut Rng, p: [sinew::ParticleHandle; 3]) -> sinew::SwingTwistLimitDef<R> {
+        sinew::SwingTwistLimitDef::new(p[0], p[1], p[2], R::from_f64(r.num(0.0, 4.0)))
+            .compliance(R::from_f64(if r.chance(70) { 0.0 } else { r.num(0.0, 1.0) }))
+    }
+}
+
+/// A generated scene built as a typed world in `S`'s dimension, then driven by a
+/// generated sequence of API calls between steps: impulses, forces, reel lengths,
+/// removals, cuts, grabs, collider poses, joint limits added and removed mid-run,
 /// snapshots and restores, and steps of ordinary and hostile lengths. Every call returns
 /// `Ok` or an error; no panic, positions finite. Returns whether the scene was built.
-fn run_actions<R: Real + sinew_scene::SceneReal>(seed: u64) -> bool {
-    use sinew::{RopeEnd, RopePoint, Space2, Vector2};
-    let text = serde_json::to_string(&scene_in(seed, Some(2))).unwrap();
+fn run_actions<S: FuzzSpace>(seed: u64) -> bool {
+    use sinew::{RopeEnd, RopePoint};
+    let text = serde_json::to_string(&scene_in(seed, Some(<S as sinew::BaseSpace>::DIM))).unwrap();
     let Ok(spec) = sinew_scene::parse(&text) else { return false };
-    let Ok(mut scene) = sinew_scene::build_typed_with::<Space2<R>>(&spec, &limits()) else { return false };
+    let Ok(mut scene) = sinew_scene::build_typed_with::<S>(&spec, &limits()) else { return false };
     let w = &mut scene.world;
     let r = &mut Rng::new(seed ^ 0xac71_0a5e);
+    let real = |x: f64| sinew::RealOf::<S>::from_f64(x);
     let mut saved = w.snapshot();
     for k in 0..40 {
         let handles: Vec<_> = w.particles().handles().collect();
         let ropes: Vec<_> = w.ropes().map(|(h, _)| h).collect();
+        let colliders: Vec<_> = w.colliders().map(|(h, _)| h).collect();
+        let limits: Vec<_> = w.joint_limits().map(|(h, _)| h).collect();
         let pick = |r: &mut Rng, n: usize| r.below(n.max(1));
-        let v = Vector2::<R>::from_f64(r.num(-50.0, 50.0), r.num(-50.0, 50.0));
-        let _ = match r.below(10) {
+        let v = sinew::VecOf::<S>::from_f64_slice(&[r.num(-50.0, 50.0), r.num(-50.0, 50.0), r.num(-50.0, 50.0)]);
+        let _ = match r.below(13) {
             0..=2 => {
                 let dt = [1.0 / 60.0, 1.0 / 60.0, 1.0 / 30.0, 0.0, -1.0, f64::NAN, 1e9, 1e-9][r.below(8)];
-                w.step(R::from_f64(dt)).map(|_| ())
+                w.step(real(dt)).map(|_| ())
             }
             3 if !handles.is_empty() => w.particles_mut().apply_impulse(handles[pick(r, handles.len())], v),
-            4 if !handles.is_empty() => {
-                w.particles_mut().apply_force(handles[pick(r, handles.len())], v * R::from_f64(100.0))
-            }
+            4 if !handles.is_empty() => w.particles_mut().apply_force(handles[pick(r, handles.len())], v * real(100.0)),
             5 if !ropes.is_empty() => {
                 let end = if r.chance(50) { RopeEnd::Start } else { RopeEnd::End };
-                w.set_rope_length(ropes[pick(r, ropes.len())], end, R::from_f64(r.num(0.01, 8.0)))
+                w.set_rope_length(ropes[pick(r, ropes.len())], end, real(r.num(0.01, 8.0)))
             }
             6 if !handles.is_empty() => w.remove_particle(handles[pick(r, handles.len())]),
             7 if !ropes.is_empty() => w.cut_rope(ropes[pick(r, ropes.len())], r.below(150)).map(|_| ()),
@@ -415,6 +541,15 @@ fn run_actions<R: Real + sinew_scene::SceneReal>(seed: u64) -> bool {
                 }
                 Ok(())
             }
+            10 if !colliders.is_empty() => {
+                let at = sinew::VecOf::<S>::from_f64_slice(&[r.num(-5.0, 5.0), r.num(-5.0, 5.0), r.num(-5.0, 5.0)]);
+                w.set_collider_pose(colliders[pick(r, colliders.len())], at, S::rotation(r))
+            }
+            11 if handles.len() >= 3 => {
+                let p = [0, 1, 2].map(|_| handles[pick(r, handles.len())]);
+                w.add_joint_limit(&S::joint_limit(r, p)).map(|_| ())
+            }
+            12 if !limits.is_empty() => w.remove_joint_limit(limits[pick(r, limits.len())]),
             _ => Ok(()),
         };
         for p in w.particles().positions() {
@@ -431,15 +566,19 @@ fn generated_api_calls_between_steps_give_errors_or_run_clean() {
     let start = Instant::now();
     let (mut seed, mut built) = (first, 0);
     while start.elapsed() < budget {
-        for numeric in 0..2 {
-            let result = std::panic::catch_unwind(|| {
-                if numeric == 0 { run_actions::<f32>(seed) } else { run_actions::<sinew::Fx>(seed) }
+        for numeric in 0..4 {
+            let result = std::panic::catch_unwind(|| match numeric {
+                0 => run_actions::<sinew::Space2<f32>>(seed),
+                1 => run_actions::<sinew::Space2<sinew::Fx>>(seed),
+                2 => run_actions::<sinew::Space3<f32>>(seed),
+                _ => run_actions::<sinew::Space3<sinew::Fx>>(seed),
             });
             built += usize::from(matches!(result, Ok(true)));
             if let Err(panic) = result {
                 let dir = fuzz_dir().join("crashes");
                 std::fs::create_dir_all(&dir).unwrap();
-                let path = dir.join(format!("actions-{}-seed-{seed}.txt", ["f32", "fixed"][numeric]));
+                let path =
+                    dir.join(format!("actions-{}-seed-{seed}.txt", ["f32", "fixed", "f32-3d", "fixed-3d"][numeric]));
                 std::fs::write(&path, format!("run_actions seed {seed}\n")).unwrap();
                 std::panic::resume_unwind(Box::new(format!(
                     "actions seed {seed}: {:?} (noted in {})",
@@ -452,7 +591,7 @@ fn generated_api_calls_between_steps_give_errors_or_run_clean() {
     }
     let n = seed - first;
     println!(
-        "fuzz (API calls): {n} scenes x 2 number types in {:.1} s, {built} built and driven",
+        "fuzz (API calls): {n} scenes x 2 number types x 2 dimensions in {:.1} s, {built} built and driven",
         start.elapsed().as_secs_f64()
     );
     assert!(n >= 10 && built > 0, "{n} scenes, {built} built");
@@ -473,16 +612,18 @@ fn committed_corpus_and_crashes_replay_clean() {
         let outcome = std::panic::catch_unwind(|| run_case(&text, 12));
         assert!(outcome.is_ok(), "{} fails", f.display());
     }
-    // API-call cases are kept by seed (`actions-f32-seed-17.txt`).
+    // API-call cases are kept by seed (`actions-f32-seed-17.txt`, `actions-fixed-3d-seed-4.txt`).
     if let Ok(dir) = std::fs::read_dir(fuzz_dir().join("crashes")) {
         for f in dir.map(|e| e.unwrap().path()) {
             let name = f.file_name().unwrap().to_string_lossy().to_string();
             let Some(rest) = name.strip_prefix("actions-") else { continue };
             let seed: u64 = rest.rsplit("seed-").next().unwrap().trim_end_matches(".txt").parse().unwrap();
-            if rest.starts_with("f32") {
-                run_actions::<f32>(seed)
-            } else {
-                run_actions::<sinew::Fx>(seed)
+            let three = rest.contains("-3d-");
+            match (rest.starts_with("f32"), three) {
+                (true, false) => run_actions::<sinew::Space2<f32>>(seed),
+                (false, false) => run_actions::<sinew::Space2<sinew::Fx>>(seed),
+                (true, true) => run_actions::<sinew::Space3<f32>>(seed),
+                (false, true) => run_actions::<sinew::Space3<sinew::Fx>>(seed),
             };
         }
     }

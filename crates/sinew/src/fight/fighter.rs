@@ -487,7 +487,9 @@ fn opponent<S: FightSpace>(world: &World<S>, fs: &[Fighter<S>], i: usize) -> usi
     let ps = world.particles();
     let at = |k: usize| ps.pos[fs[k].nodes[fs[k].head[2] as usize].index()];
     let me = at(i);
-    let mut best = (usize::MAX, RealOf::<S>::MAX);
+    // Starting from the first other fighter, not from "none": a distance that saturates
+    // (fixed point, fighters thrown kilometres apart) still names an opponent.
+    let mut best = (usize::from(i == 0), RealOf::<S>::MAX);
     for k in 0..fs.len() {
         if k != i {
             let d = (at(k) - me).length_squared();

@@ -286,7 +286,14 @@ impl<S: Space> RopeDef<S> {
 
     /// Checks the definition; returns the particle positions along the polyline, whose
     /// first and last points are `ends` where given (the attached particles' positions).
-    pub(crate) fn layout(&self, ends: [Option<VecOf<S>>; 2]) -> Result<Vec<VecOf<S>>, SinewError> {
+    /// The rope's points before any are made: `ends` replace the attached ends, and a rope
+    /// whose segments would take the world's `(segments, limit)` past
+    /// [`crate::Limits::rope_segments`] is refused before its points are allocated.
+    pub(crate) fn layout(
+        &self,
+        ends: [Option<VecOf<S>>; 2],
+        (segments, limit): (usize, usize),
+    ) -> Result<Vec<VecOf<S>>, SinewError> {
         let zero = RealOf::<S>::ZERO;
         if (self.attach_start.is_some() && self.pin_start) || (self.attach_end.is_some() && self.pin_end) {
             return Err(SinewError::InvalidParameter {
@@ -396,6 +403,7 @@ impl<S: Space> RopeDef<S> {
                 value: Some(n as f64),
             });
         }
+        crate::Limits::check("rope segments", segments, n, limit)?;
         // Resample the polyline at n + 1 evenly spaced arc lengths.
         let step = total / RealOf::<S>::from_i32(n as i32);
         let mut out = Vec::with_capacity(n + 1);
@@ -489,9 +497,10 @@ impl<S: Space> Rope<S> {
     pub(crate) fn build(
         def: &RopeDef<S>,
         ends: [Option<(ParticleHandle, VecOf<S>)>; 2],
+        segments: (usize, usize),
         mut add_particle: impl FnMut(&ParticleDef<S>) -> Result<ParticleHandle, SinewError>,
     ) -> Result<Self, SinewError> {
-        let pts = def.layout(ends.map(|e| e.map(|(_, p)| p)))?;
+        let pts = def.layout(ends.map(|e| e.map(|(_, p)| p)), segments)?;
         let n = pts.len() - 1;
         let mut rest = Vec::with_capacity(n);
         let mut total = RealOf::<S>::ZERO;

@@ -221,6 +221,54 @@ mod tests {
         }
     }
 
+    /// A 2 m, 40-segment, 200 g rope pinned at both ends 2 m apart, `slack` (relative)
+    /// longer than that: (fastest particle over frames 300–600, deepest sag over them).
+    fn pinned_with_slack<R: Real>(slack: f64) -> (f64, f64) {
+        let mut w = World::<Space2<R>>::new(WorldDef::default()).unwrap();
+        let v = |x: f64, y: f64| Vector2::<R>::from_f64(x, y);
+        let def = RopeDef::between(v(0.0, 0.0), v(2.0, 0.0))
+            .segments(40)
+            .mass(R::from_f64(0.2))
+            .pin_start()
+            .pin_end()
+            .tethers(false);
+        let h = w.add_rope(&def).unwrap();
+        w.set_rope_length(h, RopeEnd::End, R::from_f64(2.0 * (1.0 + slack))).unwrap();
+        let (mut fastest, mut sag) = (0.0f64, 0.0f64);
+        for f in 0..600 {
+            w.step(R::from_f64(1.0 / 60.0)).unwrap();
+            if f >= 300 {
+                for &p in w.rope(h).unwrap().particles() {
+                    fastest = fastest.max(w.particles().velocity(p).unwrap().length().to_f64());
+                    sag = sag.max(-w.particles().position(p).unwrap().y.to_f64());
+                }
+            }
+        }
+        (fastest, sag)
+    }
+
+    #[test]
+    fn a_rope_with_little_slack_between_two_pins_hangs_still_at_its_sag() {
+        // A shallow string of length S between points d apart sags s = √(3 S (S − d) / 8):
+        // with S − d = 2·slack·(2 m), s = √(1.5·slack) m. Before the held tolerance, the
+        // rope at 10⁻⁴ trembled at 2–3.5 m/s with twice that sag.
+        for slack in [3e-5, 1e-4, 3e-4] {
+            let want = (1.5f64 * slack).sqrt();
+            let (v, sag) = pinned_with_slack::<f64>(slack);
+            assert!(v < 1e-3, "f64, slack {slack}: particles move at {v} m/s");
+            assert!((sag - want).abs() < 0.02 * want, "f64, slack {slack}: sag {sag} m, want {want} m");
+            let (v, sag) = pinned_with_slack::<crate::Fx>(slack);
+            assert!(v < 0.05, "fixed, slack {slack}: particles move at {v} m/s");
+            assert!((sag - want).abs() < 0.02 * want, "fixed, slack {slack}: sag {sag} m, want {want} m");
+            // f32: its 1 µm rounding slop, read sideways through the nearly straight
+            // chain, leaves the rope trembling at 0.1–0.4 m/s (see `HELD_TOLERANCE`); its
+            // sag stays within 25 %.
+            let (v, sag) = pinned_with_slack::<f32>(slack);
+            assert!(v < 1.0, "f32, slack {slack}: particles move at {v} m/s");
+            assert!((sag - want).abs() < 0.25 * want, "f32, slack {slack}: sag {sag} m, want {want} m");
+        }
+    }
+
     #[test]
     fn a_compliant_rope_held_beyond_its_length_carries_stretch_over_compliance() {
         // 2 m reeled to 1.9 m between pins 2 m apart: e = 0.1 m over n segments of

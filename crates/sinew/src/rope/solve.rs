@@ -32,6 +32,22 @@ const MAX_NEWTON_STEPS: u32 = 32;
 /// costs 14–29 % more on the benchmark ropes (2026-12-04, callgrind).
 const FINE_TOLERANCE: i32 = 100_000;
 
+/// The chain solve's aim for a rope held by two or more fixed particles (pinned,
+/// kinematic or grabbed; a bridge, a line between two posts, a rope between two moving
+/// objects): every link within `1/HELD_TOLERANCE` of its rest length (relative), or within
+/// the number type's rounding slop.
+///
+/// Such a rope with little slack hangs nearly straight, and a nearly straight chain turns
+/// a link's length error `δ` into a sideways error `δ/θ`, `θ` the angle between its
+/// links and the chord (`θ ≈ 4·sag/S`, a few hundredths at 10⁻⁴ of slack). The next
+/// substep reads that error as velocity: at the fine aim (10⁻⁵) a 2 m, 40-link rope with
+/// 10⁻⁴ of slack kept trembling at up to 0.15 m/s, at the coarse aim (10⁻³, which is
+/// more than its slack) at 2–3.5 m/s with twice its sag. At 10⁻⁷ it comes to rest at its
+/// sag (`f64` and fixed point; `f32`'s 1 µm rounding slop leaves 0.1–0.4 m/s there).
+/// Newton converges fast on such a rope (1.2–1.3 steps per substep, 2026-12-06), and
+/// a rope at rest falls asleep.
+const HELD_TOLERANCE: i32 = 10_000_000;
+
 /// The solve's guarantee: Newton steps go on (up to [`MAX_NEWTON_STEPS`]) until every
 /// link is within `1/COARSE_TOLERANCE`, whether or not they still converge fast.
 const COARSE_TOLERANCE: i32 = 1000;
@@ -189,6 +205,7 @@ pub(crate) fn solve_ropes<S: Space>(
     let zero = RealOf::<S>::ZERO;
     let coarse_tol = RealOf::<S>::from_ratio(1, COARSE_TOLERANCE);
     let fine_tol = RealOf::<S>::from_ratio(1, FINE_TOLERANCE);
+    let held_tol = RealOf::<S>::from_ratio(1, HELD_TOLERANCE);
     for (i, r) in ropes.values_mut().enumerate() {
         if r.sleep.sleeping {
             continue;
@@ -208,7 +225,13 @@ pub(crate) fn solve_ropes<S: Space>(
         if first && !r.bend_lambda.is_empty() {
             r.bend_lambda.iter_mut().for_each(|l| *l = zero);
         }
-        let fine = if scratch.uneven.get(i).copied().unwrap_or(false) { fine_tol } else { coarse_tol };
+        let fine = if scratch.fixed_twice.get(i).copied().unwrap_or(false) {
+            held_tol
+        } else if scratch.uneven.get(i).copied().unwrap_or(false) {
+            fine_tol
+        } else {
+            coarse_tol
+        };
         let tolerance = (fine, coarse_tol);
         let fresh = first && (first_substep || r.compliance > zero);
         // A stretch held beyond its length by fixed particles is laid straight and held

@@ -42,10 +42,13 @@ impl<S: Space> World<S> {
         }
         // Each particle the rope makes is one more segment (an attached end is not made):
         // checked before it is added, so a rope over the limit stops at the first extra.
+        // The whole rope is checked against the limit before its points are laid out
+        // (`RopeDef::layout`), so a hostile segment count allocates nothing.
         let limit = self.state.def.limits.rope_segments;
-        let segments = self.rope_segment_count() + ends.iter().filter(|e| e.is_some()).count();
+        let existing = self.rope_segment_count();
+        let segments = existing + ends.iter().filter(|e| e.is_some()).count();
         let mut made = Vec::new();
-        let rope = Rope::build(def, ends, |pd| {
+        let rope = Rope::build(def, ends, (existing, limit), |pd| {
             Limits::check("rope segments", segments + made.len(), 0, limit)?;
             // A particle's share of a rope's mass that rounds to 0 would pin it silently.
             if !(pd.mass > RealOf::<S>::ZERO) {
