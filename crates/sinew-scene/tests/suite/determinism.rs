@@ -38,8 +38,10 @@ const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
 /// `pump_here`.
 const GOLDEN_BRACHIATION_2D: u64 = 0x4e8d_0602_c048_2643;
 /// Two 2D fighters after 1000 frames; re-recorded when the bout's settings gained `collide`
-/// (hashed; the 2D trajectory is unchanged, fighters in 2D do not collide by default).
-const GOLDEN_FIGHTERS_2D: u64 = 0x90dd_bf78_2879_afc3;
+/// (hashed; the 2D trajectory is unchanged, fighters in 2D do not collide by default), and
+/// again when the fighters' pose drives came to be solved once per step
+/// (`PoseDriveDef::substep_interval`, hashed; a new trajectory).
+const GOLDEN_FIGHTERS_2D: u64 = 0xf0ed_7c62_45f1_5cbc;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {

@@ -102,6 +102,12 @@ pub struct PoseDriveDef<R> {
     /// Largest fraction `κ ∈ (0, 1]` of a row's error corrected in one iteration
     /// (1 = no cap). Default ½. See the module docs, "High gains".
     pub max_correction: R,
+    /// Solve the drive on every `k`-th substep only (`k ≥ 1`; default 1, every substep;
+    /// `k` ≥ the world's substeps, e.g. `u32::MAX`: once per step), each solve carrying
+    /// the impulse of the substeps it stands for: about `1/k` of the drive's cost, for a
+    /// slower response to what happens between solves. See the [drive's module
+    /// docs](super::drive), "Drive rate".
+    pub substep_interval: u32,
 }
 
 impl<R: Real> Default for PoseDriveDef<R> {
@@ -111,6 +117,7 @@ impl<R: Real> Default for PoseDriveDef<R> {
             inertia_ratio: R::ZERO,
             reaction: HitReactionDef::default(),
             max_correction: R::HALF,
+            substep_interval: 1,
         }
     }
 }
@@ -132,6 +139,12 @@ impl<R: Real> PoseDriveDef<R> {
     #[must_use]
     pub fn max_correction(mut self, kappa: R) -> Self {
         self.max_correction = kappa;
+        self
+    }
+    /// Sets the drive's substep interval `k ≥ 1` (1 = every substep).
+    #[must_use]
+    pub fn substep_interval(mut self, k: u32) -> Self {
+        self.substep_interval = k;
         self
     }
     /// Sets the hit reactions.

@@ -83,6 +83,7 @@
 pub(crate) mod grid;
 mod prune;
 pub(crate) mod segment;
+mod sweep;
 
 use crate::collider::Aabb;
 use crate::constraint::Distance;
@@ -93,6 +94,7 @@ use crate::space::{RealOf, Space, VecOf};
 use crate::state::{SavedState, StateHasher};
 use grid::PairGrid;
 use prune::prune;
+use sweep::Sweep;
 
 /// No body given: a particle is a body of its own.
 pub(crate) const NO_BODY: u32 = u32::MAX;
@@ -254,6 +256,7 @@ pub(crate) struct BodyScratch<S: Space> {
     adj: Vec<u32>,
     adj_fill: Vec<u32>,
     grid: PairGrid,
+    sweep: Sweep,
     /// Per body (at most [`prune::PRUNE_MAX_BODIES`]): the box around its primitives' boxes.
     body_boxes: Vec<(u32, Aabb<VecOf<S>>)>,
     /// The primitives whose boxes go into the grid (see [`prune`]), and their boxes.
@@ -438,26 +441,31 @@ impl<S: Space> BodyScratch<S> {
             let (x, y) = (alone[i as usize], alone[j as usize]);
             x == y && x != u32::MAX
         };
-        if prune(prims, &self.boxes, alone, &mut self.body_boxes, &mut self.kept) {
-            // Only the kept boxes go into the grid; its pairs are mapped back (the map
-            // is increasing, so a pair stays (low, high)).
+        // Up to `SWEEP_MAX_BOXES` boxes the sweep (`sweep.rs`), else the grid: the same
+        // pairs either way (the list is sorted below), found with less work.
+        let (grid, sweep, pairs) = (&mut self.grid, &mut self.sweep, &mut self.pairs);
+        let tests = if prune(prims, &self.boxes, alone, &mut self.body_boxes, &mut self.kept) {
+            // Only the kept boxes are searched; their pairs are mapped back (the map is
+            // increasing, so a pair stays (low, high)).
             let kept = &self.kept;
             self.kept_boxes.clear();
             self.kept_boxes.extend(kept.iter().map(|&k| self.boxes[k as usize]));
-            self.grid.pairs(
+            let tests = find_pairs(
+                (grid, sweep),
                 &self.kept_boxes,
                 |i, j| skip(kept[i as usize], kept[j as usize]),
                 |i, j| accept(kept[i as usize], kept[j as usize]),
-                &mut self.pairs,
+                pairs,
             );
-            for p in &mut self.pairs {
+            for p in pairs.iter_mut() {
                 *p = (kept[p.0 as usize], kept[p.1 as usize]);
             }
+            tests
         } else {
-            self.grid.pairs(&self.boxes, skip, accept, &mut self.pairs);
-        }
+            find_pairs((grid, sweep), &self.boxes, skip, accept, pairs)
+        };
         self.pairs.sort_unstable();
-        self.stats.box_tests += self.grid.box_tests;
+        self.stats.box_tests += tests;
         self.stats.candidate_pairs = self.pairs.len() as u32;
         self.stats.builds += 1;
     }
@@ -540,6 +548,25 @@ impl<S: Space> BodyScratch<S> {
         }
         self.stats.contacts = contacts;
         self.stats.max_depth = deepest.to_f64();
+    }
+}
+
+/// The overlapping pairs of `boxes` that `accept` takes, appended to `out` (unsorted), by
+/// the sweep up to [`sweep::SWEEP_MAX_BOXES`] boxes, else by the grid; returns the box
+/// pairs tested.
+fn find_pairs<R: Real, V: Vector<R>>(
+    (grid, sweep): (&mut PairGrid, &mut Sweep),
+    boxes: &[Aabb<V>],
+    skip: impl Fn(u32, u32) -> bool,
+    accept: impl Fn(u32, u32) -> bool,
+    out: &mut Vec<(u32, u32)>,
+) -> u64 {
+    match sweep.pairs(boxes, &skip, &accept, out) {
+        Some(tests) => tests,
+        None => {
+            grid.pairs(boxes, skip, accept, out);
+            grid.box_tests
+        }
     }
 }
 
