@@ -13,21 +13,7 @@
 //! energy gives at the current angle (this also cancels the integrator's small energy
 //! drift, counted in the effort figures).
 //!
-//! # Extra swings: pumping when no plan exists
-//!
-//! A swing's state may admit no flight at full arm's length within the speed range and the
-//! effort (a close handhold after a fast swing, a long rising gap after a slow one). Then,
-//! as a gibbon does, the character stays on the handhold and swings back and forth
-//! ([`Phase::Pump`]), adding or removing energy at most `max_effort` J/kg a second, and
-//! plans again as the swing turns forward (every 6 frames while it moves forward), so
-//! each half-swing offers new release opportunities from a new energy. The energy aimed
-//! at is the one a relaxed plan (any speed up to twice the range, ten times the effort)
-//! needs from the current swing or, failing that, from a swing turning at its back (at
-//! rest at −45°, −70°, −25° or −85°); never below a 15° swing's, so the swing keeps
-//! turning forward; aimed again once reached without a plan. Only the real planner's
-//! plan is ever flown, so every grab still keeps ≥ 99 % of the energy. After
-//! `PUMP_LIMIT` frames (60 s) on one handhold without a plan the character is
-//! [`Phase::Stuck`]; the frames spent pumping are reported (`pump_total`).
+//! With no plan from a swing the character pumps ([`super::pump`]).
 //!
 //! The state (the world, the plan, the phase, the RNG, the records) is hashed by
 //! [`Brachiator::state_hash`]; the run is a pure function of the course, the definition
@@ -37,7 +23,7 @@ use super::course::Course;
 use super::planner::{self, Launch, NoPlan, Plan, PlannerDef, SwingState};
 use super::rig::SwingRig;
 use super::rng::BrachRng;
-use super::sine::{self, SineSwing};
+use super::sine::SineSwing;
 use crate::SinewError;
 use crate::math::{Real, Vector, Vector2};
 use crate::state::StateHasher;
@@ -227,11 +213,7 @@ pub struct Brachiator<R: Real> {
     pub pump_here: u32,
 }
 
-/// Frames the character may pump on one handhold (60 s at 60 Hz) before it counts as
-/// stuck.
-const PUMP_LIMIT: u32 = 3600;
-
-fn angle_of<R: Real>(d: Vector2<R>) -> R {
+pub(super) fn angle_of<R: Real>(d: Vector2<R>) -> R {
     d.x.atan2(-d.y)
 }
 
@@ -352,7 +334,7 @@ impl<R: Real> Brachiator<R> {
         out
     }
 
-    fn candidates(&self, from: usize) -> (Vec<Vector2<R>>, usize) {
+    pub(super) fn candidates(&self, from: usize) -> (Vec<Vector2<R>>, usize) {
         let n = self.def.planner.lookahead.max(1) + 1;
         let start = from + 1;
         let list = self.course.handholds.iter().skip(start).take(n).map(|h| h.position).collect();
@@ -383,7 +365,7 @@ impl<R: Real> Brachiator<R> {
     }
 
     /// Plans from `state`; on failure, pumps toward a relaxed plan's energy or gets stuck.
-    fn try_plan(&mut self, state: &SwingState<R>, list: &[Vector2<R>], start: usize, pumping: bool) {
+    pub(super) fn try_plan(&mut self, state: &SwingState<R>, list: &[Vector2<R>], start: usize, pumping: bool) {
         let mut def = self.def.planner;
         if pumping {
             // From a pumping swing the speed passes through zero at the turns.
@@ -404,90 +386,9 @@ impl<R: Real> Brachiator<R> {
                 self.phase = Phase::Swing;
             }
             Err(e) => {
-                self.stats.last_no_plan = Some(e);
-                self.plan = None;
-                self.target = None;
-                // A relaxed plan (any speed, ten times the effort) says which way to pump.
-                let relaxed = PlannerDef {
-                    speed: [R::ZERO, def.speed[1] * R::TWO],
-                    max_effort: def.max_effort * R::from_i32(10),
-                    ..def
-                };
-                let g = def.gravity;
-                let energy = |s: &SwingState<R>| s.speed * s.speed * R::HALF - g * def.arm * s.angle.cos();
-                // From this swing, or else from a swing turning at its back (at rest at
-                // −a): the energy a relaxed plan from there needs is the one to pump to.
-                let mut goal = None;
-                if e != NoPlan::NoHandholdAhead {
-                    if let Ok(p) = planner::plan(state, list, &relaxed, &mut self.rng) {
-                        goal = Some(energy(state) + p.effort);
-                    }
-                    for deg in [45, 70, 25, 85] {
-                        if goal.is_some() {
-                            break;
-                        }
-                        let a = -R::from_i32(deg) * R::PI / R::from_i32(180);
-                        let back = SwingState { handhold: state.handhold, angle: a, speed: R::ZERO };
-                        if let Ok(p) = planner::plan(&back, list, &relaxed, &mut self.rng) {
-                            goal = Some(energy(&back) + p.effort);
-                        }
-                    }
-                }
-                // Never aim below a 15° swing: the swing must keep turning forward to
-                // plan again.
-                let floor = -g * def.arm * R::from_f64(15.0f64.to_radians().cos());
-                match goal.map(|t| t.max(floor)) {
-                    Some(target) if self.pump_here <= PUMP_LIMIT => {
-                        // Aim again once the aim is reached and still no plan is found.
-                        if !pumping || (energy(state) - self.pump_target).abs() < R::from_f64(0.05) {
-                            self.pump_target = target;
-                        }
-                        self.pump_frames = 0;
-                        self.phase = Phase::Pump;
-                    }
-                    _ => {
-                        self.stats.no_plans += 1;
-                        self.phase = Phase::Stuck;
-                    }
-                }
+                self.no_plan(e, state, list, &def, pumping);
             }
         }
-    }
-
-    /// One pumping frame's energy change and, as the swing turns forward, a new plan.
-    fn pump_phase(&mut self, dt: R) -> Result<(), SinewError> {
-        let Some(i) = self.holding else { return Ok(()) };
-        if self.pump_here > PUMP_LIMIT {
-            self.stats.no_plans += 1;
-            self.phase = Phase::Stuck;
-            return Ok(());
-        }
-        let h = self.course.handholds[i].position;
-        let c = self.com();
-        let v = self.com_velocity();
-        let ang = angle_of(c - h);
-        let t = Vector2::new(ang.cos(), ang.sin());
-        let w = v.dot(t);
-        let g = self.def.planner.gravity;
-        let e = v.length_squared() * R::HALF + g * (c.y - h.y);
-        let rate = self.def.planner.max_effort * dt;
-        let de = (self.pump_target - e).clamp(-rate, rate);
-        let s2 = (e + de - g * (c.y - h.y)) * R::TWO;
-        let sign = if w < R::ZERO { -R::ONE } else { R::ONE };
-        self.rig.world.particles_mut().set_velocity(self.rig.com, t * (s2.max(R::ZERO).sqrt() * sign))?;
-        self.stats.effort += de.abs();
-        self.pump_total += 1;
-        self.pump_here += 1;
-        self.pump_frames += 1;
-        if w > R::ZERO && self.pump_frames >= 6 {
-            self.pump_frames = 0;
-            let v = self.com_velocity();
-            let state = SwingState { handhold: h, angle: ang, speed: v.dot(t) };
-            self.swing_start = (ang, v.length_squared() * R::HALF + g * (c.y - h.y));
-            let (list, start) = self.candidates(i);
-            self.try_plan(&state, &list, start, true);
-        }
-        Ok(())
     }
 
     fn world_step(&mut self, dt: R) -> Result<(), SinewError> {
@@ -576,7 +477,7 @@ impl<R: Real> Brachiator<R> {
         Ok(())
     }
 
-    fn record(&mut self, rec: GrabRecord<R>) {
+    pub(super) fn record(&mut self, rec: GrabRecord<R>) {
         let s = &mut self.stats;
         s.grabs += 1;
         s.worst_energy_kept = s.worst_energy_kept.min(rec.energy_kept);
@@ -664,78 +565,6 @@ impl<R: Real> Brachiator<R> {
             }
         }
         Ok(())
-    }
-
-    fn sine_segment(&self, k: usize) -> SineSwing<R> {
-        let l = self.def.planner.arm;
-        let v = (self.def.planner.speed[0] + self.def.planner.speed[1]) * R::HALF;
-        let hs = &self.course.handholds;
-        let amp = |i: usize| {
-            let dx = match (hs.get(i), hs.get(i + 1)) {
-                (Some(a), Some(b)) => b.position.x - a.position.x,
-                _ => l,
-            };
-            sine::amplitude(dx, l)
-        };
-        let next = hs.get(k + 1).map(|h| (h.position, amp(k + 1)));
-        SineSwing::new(hs[k].position, amp(k), next, l, v)
-    }
-
-    fn place_sine(&mut self) -> Result<(), SinewError> {
-        if let Some((seg, t)) = self.sine {
-            let (p, v, leaping) = seg.sample(t);
-            self.rig.place(p, v)?;
-            if leaping {
-                self.holding = None;
-            }
-        }
-        Ok(())
-    }
-
-    fn step_sine(&mut self, dt: R) -> Result<(), SinewError> {
-        let Some((seg, t)) = self.sine else { return Ok(()) };
-        let k = self.holding.or(self.target.map(|t| t.saturating_sub(1))).unwrap_or(0);
-        let mut t = t + dt;
-        self.time += dt;
-        let (_, _, leaping) = seg.sample(t.min(seg.duration()));
-        let next = k + 1;
-        self.target = (next < self.course.handholds.len()).then_some(next);
-        if leaping {
-            self.holding = None;
-        }
-        if t >= seg.duration() {
-            let Some(n) = self.target else {
-                self.phase = Phase::Finished;
-                self.sine = Some((seg, seg.duration()));
-                return self.place_sine();
-            };
-            let (pe, ve, _) = seg.sample(seg.duration());
-            let nseg = self.sine_segment(n);
-            t -= seg.duration();
-            let (_, v0, _) = nseg.sample(R::ZERO);
-            let hpos = self.course.handholds[n].position;
-            let dist = (hpos - pe).length();
-            let l = self.def.planner.arm;
-            let ke0 = ve.length_squared();
-            let rec = GrabRecord {
-                time: self.time - t,
-                index: n,
-                handhold: hpos,
-                hand: hpos,
-                hand_error: (dist - l).max(R::ZERO),
-                energy_kept: if ke0 > R::ZERO { v0.length_squared() / ke0 } else { R::ONE },
-                com_velocity_jump: (v0 - ve).length(),
-                speed: ve.length(),
-            };
-            self.record(rec);
-            self.holding = Some(n);
-            self.hand ^= 1;
-            self.target = (n + 1 < self.course.handholds.len()).then_some(n + 1);
-            self.sine = Some((nseg, t.min(nseg.duration())));
-        } else {
-            self.sine = Some((seg, t));
-        }
-        self.place_sine()
     }
 
     /// The planned flight for drawing: points of the parabola from the release point to
