@@ -20,12 +20,15 @@
 //! and the seed.
 
 use super::course::Course;
-use super::planner::{self, Launch, NoPlan, Plan, PlannerDef, SwingState};
+use super::course::HandholdKind;
+use super::planner::{self, Launch, NoPlan, Plan, PlannerDef, SwingState, Target};
 use super::rig::SwingRig;
 use super::rng::BrachRng;
 use super::sine::SineSwing;
+use super::vine;
 use crate::SinewError;
 use crate::math::{Real, Vector, Vector2};
+use crate::rope::RopeHandle;
 use crate::state::StateHasher;
 
 /// How the character moves.
@@ -146,6 +149,19 @@ pub struct RunStats<R: Real> {
     pub worst_release_correction: R,
     /// Largest planner residual (m).
     pub worst_residual: R,
+    /// Grabs of a vine.
+    pub vine_grabs: u32,
+    /// Releases from a vine.
+    pub vine_releases: u32,
+    /// Largest change of velocity at a release from a vine against the simulated swing's
+    /// (m/s): how far the rope-and-arm swing strayed from the planner's `vine + L`
+    /// pendulum (see [`super::vine`]).
+    pub worst_vine_release_correction: R,
+    /// Largest specific energy the swing's speed-setting restored over one vine swing
+    /// beyond the plan's effort ramp (J/kg, summed frame by frame): what the vine's own
+    /// motion took from (or gave to) the character's swing against the `vine + L`
+    /// pendulum model.
+    pub worst_vine_restored: R,
 }
 
 impl<R: Real> RunStats<R> {
@@ -164,6 +180,10 @@ impl<R: Real> RunStats<R> {
             worst_effort: R::ZERO,
             worst_release_correction: R::ZERO,
             worst_residual: R::ZERO,
+            vine_grabs: 0,
+            vine_releases: 0,
+            worst_vine_release_correction: R::ZERO,
+            worst_vine_restored: R::ZERO,
         }
     }
 }
@@ -211,6 +231,13 @@ pub struct Brachiator<R: Real> {
     pub pump_total: u32,
     /// Frames spent pumping on the handhold held now (bounded by `PUMP_LIMIT`).
     pub pump_here: u32,
+    /// Each handhold's vine rope in the rig's world (`None` on a branch).
+    pub vines: Vec<Option<RopeHandle>>,
+    /// Energy restored over the current vine swing (J/kg; see
+    /// [`RunStats::worst_vine_restored`]).
+    pub vine_restored: R,
+    /// The effort ramp's fraction at the last frame's end on a vine.
+    pub vine_frac: R,
 }
 
 pub(super) fn angle_of<R: Real>(d: Vector2<R>) -> R {
@@ -250,6 +277,7 @@ impl<R: Real> Brachiator<R> {
         let a = def.start_angle;
         let com = first + Vector2::new(a.sin(), -a.cos()) * p.arm;
         let mut rig = SwingRig::new(com, p.gravity, def.substeps)?;
+        let vines = vine::add_vines(&mut rig.world, &course)?;
         let mut me = Self {
             rig: rig.clone(),
             course,
@@ -271,11 +299,17 @@ impl<R: Real> Brachiator<R> {
             pump_frames: 0,
             pump_total: 0,
             pump_here: 0,
+            vines,
+            vine_restored: R::ZERO,
+            vine_frac: R::ZERO,
         };
         match def.mode {
             Mode::Ballistic => {
                 rig.place(com, Vector2::new(a.cos(), a.sin()) * def.start_speed)?;
-                rig.grab(first)?;
+                match me.vines.first().copied().flatten() {
+                    Some(r) => rig.grab_particle(rig.world.rope(r)?.end())?,
+                    None => rig.grab(first)?,
+                };
                 me.rig = rig;
                 me.after_grab(0);
             }
@@ -312,11 +346,8 @@ impl<R: Real> Brachiator<R> {
             if len <= l { t } else { c + d * l }
         };
         let hang = c + Vector2::new(R::ZERO, -l * R::HALF);
-        let free = self.target.and_then(|t| self.course.handholds.get(t)).map_or(hang, |h| reach(h.position));
-        let held = match self.holding.and_then(|i| self.course.handholds.get(i)) {
-            Some(h) => h.position,
-            None => hang,
-        };
+        let free = self.target.map_or(hang, |t| reach(self.handhold_position(t)));
+        let held = self.holding.map_or(hang, |i| self.handhold_position(i));
         let mut out = [held, free];
         if self.hand == 1 {
             out.swap(0, 1);
@@ -334,16 +365,40 @@ impl<R: Real> Brachiator<R> {
         out
     }
 
-    pub(super) fn candidates(&self, from: usize) -> (Vec<Vector2<R>>, usize) {
+    /// Where handhold `i` is now: a branch point, or a vine's end particle (it swings).
+    #[must_use]
+    pub fn handhold_position(&self, i: usize) -> Vector2<R> {
+        let rope = self.vines.get(i).copied().flatten().and_then(|r| self.rig.world.rope(r).ok());
+        match rope.and_then(|r| self.rig.world.particles().position(r.end())) {
+            Some(p) => p,
+            None => self.course.handholds.get(i).map_or(Vector2::new(R::ZERO, R::ZERO), |h| h.position),
+        }
+    }
+
+    /// The planner's view of handhold `i` (see [`super::vine`] for a vine's).
+    #[must_use]
+    pub fn target_of(&self, i: usize) -> Target<R> {
+        let h = &self.course.handholds[i];
+        let arm = self.def.planner.arm;
+        match h.kind {
+            HandholdKind::Branch => Target { pivot: h.position, radius: arm, grab_angle: None },
+            HandholdKind::Vine => {
+                Target { pivot: h.top, radius: vine::vine_length(&self.course, i) + arm, grab_angle: Some(R::ZERO) }
+            }
+        }
+    }
+
+    pub(super) fn candidates(&self, from: usize) -> (Vec<Target<R>>, usize) {
         let n = self.def.planner.lookahead.max(1) + 1;
         let start = from + 1;
-        let list = self.course.handholds.iter().skip(start).take(n).map(|h| h.position).collect();
+        let end = (start + n).min(self.course.handholds.len());
+        let list = (start..end).map(|i| self.target_of(i)).collect();
         (list, start)
     }
 
     /// Plans from the current swing on handhold `index`.
     fn after_grab(&mut self, index: usize) {
-        let h = self.course.handholds[index].position;
+        let Target { pivot: h, radius, .. } = self.target_of(index);
         let c = self.com();
         let v = self.com_velocity();
         let ang = angle_of(c - h);
@@ -353,6 +408,8 @@ impl<R: Real> Brachiator<R> {
         self.swing_start = (ang, v.length_squared() * R::HALF + g * (c.y - h.y));
         self.holding = Some(index);
         self.pump_here = 0;
+        self.vine_restored = R::ZERO;
+        self.vine_frac = R::ZERO;
         let (list, start) = self.candidates(index);
         if list.is_empty() {
             self.phase = Phase::Finished;
@@ -360,18 +417,18 @@ impl<R: Real> Brachiator<R> {
             self.target = None;
             return;
         }
-        let state = SwingState { handhold: h, angle: ang, speed };
+        let state = SwingState { handhold: h, angle: ang, speed, radius };
         self.try_plan(&state, &list, start, false);
     }
 
     /// Plans from `state`; on failure, pumps toward a relaxed plan's energy or gets stuck.
-    pub(super) fn try_plan(&mut self, state: &SwingState<R>, list: &[Vector2<R>], start: usize, pumping: bool) {
+    pub(super) fn try_plan(&mut self, state: &SwingState<R>, list: &[Target<R>], start: usize, pumping: bool) {
         let mut def = self.def.planner;
         if pumping {
             // From a pumping swing the speed passes through zero at the turns.
             def.speed[0] = R::ZERO;
         }
-        match planner::plan(state, list, &def, &mut self.rng) {
+        match planner::plan_to(state, list, &def, &mut self.rng) {
             Ok(mut p) => {
                 p.target += start;
                 self.stats.plans += 1;
@@ -393,7 +450,11 @@ impl<R: Real> Brachiator<R> {
 
     fn world_step(&mut self, dt: R) -> Result<(), SinewError> {
         if dt > R::from_f64(1e-6) {
-            self.rig.step(dt)?;
+            if self.vines.iter().any(Option::is_some) {
+                self.rig.step_part(dt, self.def.frame)?;
+            } else {
+                self.rig.step(dt)?;
+            }
         }
         self.time += dt;
         Ok(())
@@ -402,7 +463,7 @@ impl<R: Real> Brachiator<R> {
     /// Sets the swing speed to the ramped energy's at the current angle.
     fn pump(&mut self) -> Result<(), SinewError> {
         let (Some(p), Some(i)) = (self.plan, self.holding) else { return Ok(()) };
-        let h = self.course.handholds[i].position;
+        let h = self.target_of(i).pivot;
         let c = self.com();
         let v = self.com_velocity();
         let ang = angle_of(c - h);
@@ -414,19 +475,37 @@ impl<R: Real> Brachiator<R> {
         let s = s2.max(R::ZERO).sqrt();
         let t = Vector2::new(ang.cos(), ang.sin());
         let sign = if v.dot(t) < R::ZERO { -R::ONE } else { R::ONE };
-        self.rig.world.particles_mut().set_velocity(self.rig.com, t * (s * sign))
+        // On a vine the swing's direction is the simulation's (the rope and the arm bend
+        // a little off the model's straight line): only the speed is set.
+        let on_vine = self.vines.get(i).copied().flatten().is_some();
+        let dir = if on_vine { v.normalize_or_zero() } else { t * sign };
+        let dir = if dir.length_squared() > R::ZERO { dir } else { t * sign };
+        if on_vine {
+            // The simulated swing's energy against the model's at the last frame's end.
+            let sim = v.length_squared() * R::HALF + self.def.planner.gravity * (c.y - h.y);
+            self.vine_restored += (e0 + p.effort * self.vine_frac - sim).abs();
+            self.vine_frac = frac;
+            let s = &mut self.stats;
+            s.worst_vine_restored = s.worst_vine_restored.max(self.vine_restored);
+        }
+        self.rig.world.particles_mut().set_velocity(self.rig.com, dir * s)
     }
 
     fn release(&mut self) -> Result<(), SinewError> {
         let (Some(p), Some(i)) = (self.plan, self.holding) else { return Ok(()) };
-        let h = self.course.handholds[i].position;
+        let h = self.target_of(i).pivot;
         let c = self.com();
         let v = self.com_velocity();
         let ang = angle_of(c - h);
-        match planner::launch_from(c, ang, p.handhold, p.grab_angle, &self.def.planner) {
+        match planner::launch_from(c, ang, (p.handhold, p.grab_radius), p.grab_angle, &self.def.planner) {
             Some(l) => {
                 let corr = (l.velocity.length() - v.length()).abs();
                 self.stats.worst_release_correction = self.stats.worst_release_correction.max(corr);
+                if self.vines.get(i).copied().flatten().is_some() {
+                    let s = &mut self.stats;
+                    s.vine_releases += 1;
+                    s.worst_vine_release_correction = s.worst_vine_release_correction.max((l.velocity - v).length());
+                }
                 let hsub = self.rig.substep(self.def.frame);
                 self.rig.release(l.velocity, hsub)?;
                 self.launch = Some((l, c));
@@ -448,7 +527,7 @@ impl<R: Real> Brachiator<R> {
 
     fn grab(&mut self) -> Result<(), SinewError> {
         let Some(ti) = self.target else { return Ok(()) };
-        let hpos = self.course.handholds[ti].position;
+        let hpos = self.handhold_position(ti);
         let c = self.com();
         let l = self.def.planner.arm;
         let (d, dist) = (hpos - c).normalize_and_length();
@@ -461,7 +540,15 @@ impl<R: Real> Brachiator<R> {
             self.target = None;
             return Ok(());
         }
-        let r = self.rig.grab(hpos)?;
+        let r = match self.vines.get(ti).copied().flatten() {
+            Some(rope) => {
+                self.stats.vine_grabs += 1;
+                self.rig.world.wake_rope(rope)?;
+                let end = self.rig.world.rope(rope)?.end();
+                self.rig.grab_particle(end)?
+            }
+            None => self.rig.grab(hpos)?,
+        };
         let rec = GrabRecord {
             time: self.time,
             index: ti,
@@ -517,10 +604,10 @@ impl<R: Real> Brachiator<R> {
             match self.phase {
                 Phase::Swing => {
                     let (Some(p), Some(i)) = (self.plan, self.holding) else { break };
-                    let h = self.course.handholds[i].position;
+                    let h = self.target_of(i).pivot;
                     let c = self.com();
                     let ang = angle_of(c - h);
-                    let w = self.com_velocity().dot(Vector2::new(ang.cos(), ang.sin())) / self.def.planner.arm;
+                    let w = self.com_velocity().dot(Vector2::new(ang.cos(), ang.sin())) / p.swing_radius;
                     let tau = if ang >= p.release_angle && w > R::ZERO {
                         R::ZERO
                     } else if w > R::from_f64(1e-3) {
@@ -575,9 +662,9 @@ impl<R: Real> Brachiator<R> {
         let (c0, v0, t) = match (self.launch, self.plan, self.holding) {
             (Some((l, c0)), _, _) => (c0, l.velocity, l.flight_time),
             (None, Some(p), Some(i)) => {
-                let h = self.course.handholds[i].position;
+                let h = self.target_of(i).pivot;
                 let th = p.release_angle;
-                let c0 = h + Vector2::new(th.sin(), -th.cos()) * self.def.planner.arm;
+                let c0 = h + Vector2::new(th.sin(), -th.cos()) * p.swing_radius;
                 (c0, Vector2::new(th.cos(), th.sin()) * p.release_speed, p.flight_time)
             }
             _ => return Vec::new(),

@@ -62,11 +62,12 @@ mod pump;
 pub mod rig;
 pub mod rng;
 pub mod sine;
+pub mod vine;
 
 pub use character::{Brachiator, BrachiatorDef, GrabRecord, Mode, Phase, RunStats};
 pub use course::{Course, CourseDef, Handhold, HandholdKind};
 pub use lod::{Rig5, Rig14, RigDims};
 
-pub use planner::{NoPlan, Plan, PlannerDef, SwingState};
+pub use planner::{NoPlan, Plan, PlannerDef, SwingState, Target};
 pub use rig::{GrabReport, SwingRig};
 pub use rng::BrachRng;

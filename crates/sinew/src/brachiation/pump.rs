@@ -26,7 +26,7 @@
 //! [`Phase::Stuck`]; the frames spent pumping are reported (`pump_total`).
 
 use super::character::{Brachiator, Phase, angle_of};
-use super::planner::{self, NoPlan, PlannerDef, SwingState};
+use super::planner::{self, NoPlan, PlannerDef, SwingState, Target};
 use crate::SinewError;
 use crate::math::{Real, Vector, Vector2};
 
@@ -40,7 +40,7 @@ impl<R: Real> Brachiator<R> {
         &mut self,
         e: NoPlan,
         state: &SwingState<R>,
-        list: &[Vector2<R>],
+        list: &[Target<R>],
         def: &PlannerDef<R>,
         pumping: bool,
     ) {
@@ -52,7 +52,7 @@ impl<R: Real> Brachiator<R> {
         let relaxed =
             PlannerDef { speed: [R::ZERO, def.speed[1] * R::TWO], max_effort: def.max_effort * R::from_i32(10), ..def };
         let g = def.gravity;
-        let energy = |s: &SwingState<R>| s.speed * s.speed * R::HALF - g * def.arm * s.angle.cos();
+        let energy = |s: &SwingState<R>| s.speed * s.speed * R::HALF - g * s.radius * s.angle.cos();
         // From this swing, or else from a swing turning at its back (at rest at
         // −a): the energy a relaxed plan from there needs is the one to pump to.
         let mut goal = None;
@@ -65,8 +65,8 @@ impl<R: Real> Brachiator<R> {
             let mut best: Option<(R, R)> = None;
             for deg in [20, 30, 40, 50, 60, 70, 80] {
                 let a = -R::from_i32(deg) * R::PI / R::from_i32(180);
-                let back = SwingState { handhold: state.handhold, angle: a, speed: R::ZERO };
-                if let Ok(p) = planner::plan(&back, list, &pump_def, &mut self.rng) {
+                let back = SwingState { angle: a, speed: R::ZERO, ..*state };
+                if let Ok(p) = planner::plan_to(&back, list, &pump_def, &mut self.rng) {
                     if best.is_none_or(|b| p.score < b.0) {
                         best = Some((p.score, energy(&back)));
                     }
@@ -75,7 +75,7 @@ impl<R: Real> Brachiator<R> {
             goal = best.map(|b| b.1);
         }
         if goal.is_none() && e != NoPlan::NoHandholdAhead {
-            if let Ok(p) = planner::plan(state, list, &relaxed, &mut self.rng) {
+            if let Ok(p) = planner::plan_to(state, list, &relaxed, &mut self.rng) {
                 goal = Some(energy(state) + p.effort);
             }
             for deg in [45, 70, 25, 85] {
@@ -83,15 +83,15 @@ impl<R: Real> Brachiator<R> {
                     break;
                 }
                 let a = -R::from_i32(deg) * R::PI / R::from_i32(180);
-                let back = SwingState { handhold: state.handhold, angle: a, speed: R::ZERO };
-                if let Ok(p) = planner::plan(&back, list, &relaxed, &mut self.rng) {
+                let back = SwingState { angle: a, speed: R::ZERO, ..*state };
+                if let Ok(p) = planner::plan_to(&back, list, &relaxed, &mut self.rng) {
                     goal = Some(energy(&back) + p.effort);
                 }
             }
         }
         // Never aim below a 15° swing: the swing must keep turning forward to
         // plan again.
-        let floor = -g * def.arm * R::from_f64(15.0f64.to_radians().cos());
+        let floor = -g * state.radius * R::from_f64(15.0f64.to_radians().cos());
         match goal.map(|t| t.max(floor)) {
             Some(target) if self.pump_here <= PUMP_LIMIT => {
                 // Aim again once the aim is reached and still no plan is found.
@@ -116,7 +116,7 @@ impl<R: Real> Brachiator<R> {
             self.phase = Phase::Stuck;
             return Ok(());
         }
-        let h = self.course.handholds[i].position;
+        let Target { pivot: h, radius, .. } = self.target_of(i);
         let c = self.com();
         let v = self.com_velocity();
         let ang = angle_of(c - h);
@@ -139,7 +139,7 @@ impl<R: Real> Brachiator<R> {
         if w > R::ZERO && self.pump_frames >= 6 {
             self.pump_frames = 0;
             let v = self.com_velocity();
-            let state = SwingState { handhold: h, angle: ang, speed: v.dot(t) };
+            let state = SwingState { handhold: h, angle: ang, speed: v.dot(t), radius };
             self.swing_start = (ang, v.length_squared() * R::HALF + g * (c.y - h.y));
             let (list, start) = self.candidates(i);
             self.try_plan(&state, &list, start, true);

@@ -221,8 +221,7 @@ fn planner_converges_within_ten_iterations() {
     let mut worst_iters = 0;
     let start = std::time::Instant::now();
     for _ in 0..2000 {
-        let state =
-            SwingState { handhold: Vector2::new(0.0, 5.0), angle: rng.range(-0.9, 0.0), speed: rng.range(2.0, 6.0) };
+        let state = SwingState::on_branch(Vector2::new(0.0, 5.0), rng.range(-0.9, 0.0), rng.range(2.0, 6.0), &def);
         let d = rng.range(0.5, 3.0);
         let a = rng.range(-0.26, 0.26);
         let h1 = Vector2::new(d * a.cos(), 5.0 + d * a.sin());
@@ -253,7 +252,7 @@ fn planner_converges_within_ten_iterations() {
 fn impossible_gaps_report_no_plan() {
     let def = PlannerDef::<f64>::new();
     let mut rng = BrachRng::new(5);
-    let state = SwingState { handhold: Vector2::new(0.0, 5.0), angle: -0.5, speed: 3.0 };
+    let state = SwingState::on_branch(Vector2::new(0.0, 5.0), -0.5, 3.0, &def);
     // 12 m ahead: beyond reach.
     assert_eq!(planner::plan(&state, &[Vector2::new(12.0, 5.0)], &def, &mut rng), Err(NoPlan::NoHandholdAhead));
     // 3.9 m ahead and 3 m up: no flight within the speed range and effort.
