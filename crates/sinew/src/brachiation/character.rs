@@ -1,6 +1,8 @@
 //! The character: a [`SwingRig`] run along a [`Course`] by the ballistic planner (swing,
 //! release at the planned angle, flight, grab, plan again), or by the sine-wave baseline
-//! on the same course, with every grab recorded.
+//! on the same course, with every grab recorded. The course's vines are ropes in the rig's
+//! world ([`super::vine`]): a swing on a vine turns about the vine's top with the radius
+//! vine + arm, and only its speed (not its direction) is set to the planned energy's.
 //!
 //! [`Brachiator::step`] advances one frame. Releases and grabs fall between frames, so a
 //! frame is split at them: the world is stepped to the event's time (the release angle

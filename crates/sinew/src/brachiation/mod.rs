@@ -42,8 +42,10 @@
 //!
 //! # The course, the character, the baseline, the rigs
 //!
-//! [`course`] generates endless branch courses and the learned brachiation controller's
-//! handhold distribution from a seed; [`character::Brachiator`] runs the character along
+//! [`course`] generates endless branch courses (branches, gaps, vines) and the learned
+//! brachiation controller's handhold distribution from a seed; [`vine`] hangs each vine in
+//! the rig's world as a rope of the rope module, which the planner sees as a pendulum of
+//! radius vine + arm about the vine's top; [`character::Brachiator`] runs the character along
 //! a course (swing, release, flight, grab; with no plan from a swing it keeps swinging,
 //! pumping or braking within a bounded effort, and plans again each forward half-swing:
 //! `pump.rs`) or runs the sine-wave baseline ([`sine`], run by `baseline.rs`) on
