@@ -15,7 +15,7 @@
 //! energy gives at the current angle (this also cancels the integrator's small energy
 //! drift, counted in the effort figures).
 //!
-//! With no plan from a swing the character pumps ([`super::pump`]).
+//! With no plan from a swing the character pumps (see `pump.rs`: [`Phase::Pump`]).
 //!
 //! The state (the world, the plan, the phase, the RNG, the records) is hashed by
 //! [`Brachiator::state_hash`]; the run is a pure function of the course, the definition
