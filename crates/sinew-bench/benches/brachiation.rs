@@ -26,7 +26,7 @@ fn bench_plan<R: Real>(c: &mut Criterion) {
     // Swings from the first 50 handholds in turn, each to the next three.
     let states: Vec<(SwingState<R>, usize)> = (0..50)
         .map(|k| {
-            let s = SwingState { handhold: holds[k], angle: R::from_f64(-0.6), speed: R::from_f64(3.5) };
+            let s = SwingState::on_branch(holds[k], R::from_f64(-0.6), R::from_f64(3.5), &def);
             (s, k + 1)
         })
         .collect();

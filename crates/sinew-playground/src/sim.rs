@@ -13,7 +13,9 @@
 
 use sinew::debug_draw::{DebugDraw, DebugDrawOptions};
 use sinew::ragdoll::Grab;
-use sinew::{Fx, ParticleHandle, Real, RealOf, RopePoint, Snapshot, Space2, Space3, StepProfile, VecOf, Vector};
+use sinew::{
+    Fx, ParticleHandle, Real, RealOf, RopePoint, Snapshot, Space, Space2, Space3, StepProfile, VecOf, Vector, World,
+};
 use sinew_scene::spec::SceneSpec;
 use sinew_scene::{BuiltScene, SceneSpace};
 
@@ -175,6 +177,44 @@ fn vec_of<S: SceneSpace>(p: [f64; 3]) -> Option<VecOf<S>> {
     p.iter().all(|c| c.is_finite() && c.abs() < 1e6).then(|| VecOf::<S>::from_f64_slice(&p))
 }
 
+/// Energy, constraint error and counts of a world (any dimension and scalar).
+fn world_stats<T: Space>(w: &World<T>) -> Stats {
+    let ps = w.particles();
+    let g = w.def().gravity.to_f64_array();
+    let mut s = Stats::default();
+    for h in ps.handles() {
+        let (Some(m), Some(x), Some(v)) = (ps.mass(h), ps.position(h), ps.velocity(h)) else { continue };
+        if ps.is_kinematic(h) {
+            continue;
+        }
+        let (m, x, v) = (m.to_f64(), x.to_f64_array(), v.to_f64_array());
+        s.kinetic += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        s.potential -= m * (g[0] * x[0] + g[1] * x[1] + g[2] * x[2]);
+    }
+    let pos = ps.positions();
+    let mut add = |a: VecOf<T>, b: VecOf<T>, rest: f64| {
+        let len = a.distance(b).to_f64();
+        let e = (len - rest).abs();
+        s.total_error += e;
+        if rest > 0.0 {
+            s.worst_error = s.worst_error.max(e / rest);
+        }
+    };
+    for (_, d) in w.distances() {
+        let (a, b) = d.indices();
+        add(pos[a], pos[b], d.rest.to_f64());
+    }
+    for (_, r) in w.ropes() {
+        for (k, pair) in r.particles().windows(2).enumerate() {
+            let rest = r.rest_lengths().get(k).map_or(0.0, |l| l.to_f64());
+            add(pos[pair[0].index()], pos[pair[1].index()], rest);
+        }
+    }
+    s.passes = w.def().substeps * w.def().iterations;
+    s.particles = ps.len();
+    s
+}
+
 impl<S: SceneSpace> Play<S> {
     /// Wraps a built scene.
     #[must_use]
@@ -326,41 +366,14 @@ impl<S: SceneSpace> Sim for Play<S> {
         self.scene.world.set_def(d).map_err(|e| e.to_string())
     }
     fn stats(&self) -> Stats {
-        let w = &self.scene.world;
-        let ps = w.particles();
-        let g = w.def().gravity.to_f64_array();
-        let mut s = Stats::default();
-        for h in ps.handles() {
-            let (Some(m), Some(x), Some(v)) = (ps.mass(h), ps.position(h), ps.velocity(h)) else { continue };
-            if ps.is_kinematic(h) {
-                continue;
-            }
-            let (m, x, v) = (m.to_f64(), x.to_f64_array(), v.to_f64_array());
-            s.kinetic += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-            s.potential -= m * (g[0] * x[0] + g[1] * x[1] + g[2] * x[2]);
-        }
-        let pos = ps.positions();
-        let mut add = |a: VecOf<S>, b: VecOf<S>, rest: f64| {
-            let len = a.distance(b).to_f64();
-            let e = (len - rest).abs();
-            s.total_error += e;
-            if rest > 0.0 {
-                s.worst_error = s.worst_error.max(e / rest);
-            }
+        // A brachiation scene's character lives in a world of its own (the two-point rig and
+        // the vines' ropes); the scene's world is empty. Its statistics are that world's.
+        let mut s = match &self.scene.brachiator {
+            Some(b) => world_stats(&b.rig.world),
+            None => world_stats(&self.scene.world),
         };
-        for (_, d) in w.distances() {
-            let (a, b) = d.indices();
-            add(pos[a], pos[b], d.rest.to_f64());
-        }
-        for (_, r) in w.ropes() {
-            for (k, pair) in r.particles().windows(2).enumerate() {
-                let rest = r.rest_lengths().get(k).map_or(0.0, |l| l.to_f64());
-                add(pos[pair[0].index()], pos[pair[1].index()], rest);
-            }
-        }
+        let ps = self.scene.world.particles();
         s.head_speed = self.head().and_then(|h| ps.velocity(h)).map(|v| v.length().to_f64());
-        s.passes = w.def().substeps * w.def().iterations;
-        s.particles = ps.len();
         s
     }
     fn save(&mut self) {

@@ -172,11 +172,19 @@ pub(crate) fn draw<R: Real>(b: &Brachiator<R>, out: &mut dyn DebugDraw) {
     }
     let hold = Style::new(DrawKind::PinnedParticle, Rgba::new(40, 120, 40, 255));
     let vine = Style::new(DrawKind::Tether, Rgba::new(60, 140, 60, 255));
-    for h in b.course.handholds.iter().filter(|h| near(h.position.x)) {
-        if h.top != h.position {
+    for (i, h) in b.course.handholds.iter().enumerate().filter(|(_, h)| near(h.position.x)) {
+        // A vine is a rope of the character's world: drawn through its particles.
+        let rope = b.vines.get(i).copied().flatten().and_then(|r| b.rig.world.rope(r).ok());
+        if let Some(rope) = rope {
+            let ps = b.rig.world.particles();
+            let pts: Vec<_> = rope.particles().iter().filter_map(|&p| ps.position(p)).collect();
+            for w in pts.windows(2) {
+                out.segment(p3(w[0]), p3(w[1]), &vine);
+            }
+        } else if h.top != h.position {
             out.segment(p3(h.top), p3(h.position), &vine);
         }
-        out.circle(p3(h.position), 0.04, &hold);
+        out.circle(p3(b.handhold_position(i)), 0.04, &hold);
     }
     let arc = Style::new(DrawKind::Tether, Rgba::new(40, 90, 200, 255));
     let pts = b.planned_arc(24);

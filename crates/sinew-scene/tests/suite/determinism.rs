@@ -35,8 +35,11 @@ const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
 /// `sinew simulate scenes/golden_fixed_brachiation_2d.json --frames 3600 --every 3600`.
 /// Re-recorded when the character's pumping fallback changed (pumping toward a swing's
 /// energy found from the back of the swing, at most 60 s a handhold) and its hash gained
-/// `pump_here`.
-const GOLDEN_BRACHIATION_2D: u64 = 0x4e8d_0602_c048_2643;
+/// `pump_here`. Re-recorded again when vines became ropes of the rope module in the
+/// character's world (their particles are in the world's hash; generated vines hang
+/// higher, their end 0.2–0.5 m above the branch before the gap) and pumping changed
+/// energy only below the handhold.
+const GOLDEN_BRACHIATION_2D: u64 = 0xae4e_9420_b3e6_7840;
 /// Two 2D fighters after 1000 frames; re-recorded when the bout's settings gained `collide`
 /// (hashed; the 2D trajectory is unchanged, fighters in 2D do not collide by default), and
 /// again when the fighters' pose drives came to be solved once per step

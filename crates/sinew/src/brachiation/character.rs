@@ -1,6 +1,8 @@
 //! The character: a [`SwingRig`] run along a [`Course`] by the ballistic planner (swing,
 //! release at the planned angle, flight, grab, plan again), or by the sine-wave baseline
-//! on the same course, with every grab recorded.
+//! on the same course, with every grab recorded. The course's vines are ropes in the rig's
+//! world ([`super::vine`]): a swing on a vine turns about the vine's top with the radius
+//! vine + arm, and only its speed (not its direction) is set to the planned energy's.
 //!
 //! [`Brachiator::step`] advances one frame. Releases and grabs fall between frames, so a
 //! frame is split at them: the world is stepped to the event's time (the release angle
@@ -13,33 +15,22 @@
 //! energy gives at the current angle (this also cancels the integrator's small energy
 //! drift, counted in the effort figures).
 //!
-//! # Extra swings: pumping when no plan exists
-//!
-//! A swing's state may admit no flight at full arm's length within the speed range and the
-//! effort (a close handhold after a fast swing, a long rising gap after a slow one). Then,
-//! as a gibbon does, the character stays on the handhold and swings back and forth
-//! ([`Phase::Pump`]), adding or removing energy at most `max_effort` J/kg a second, and
-//! plans again as the swing turns forward (every 6 frames while it moves forward), so
-//! each half-swing offers new release opportunities from a new energy. The energy aimed
-//! at is the one a relaxed plan (any speed up to twice the range, ten times the effort)
-//! needs from the current swing or, failing that, from a swing turning at its back (at
-//! rest at −45°, −70°, −25° or −85°); never below a 15° swing's, so the swing keeps
-//! turning forward; aimed again once reached without a plan. Only the real planner's
-//! plan is ever flown, so every grab still keeps ≥ 99 % of the energy. After
-//! `PUMP_LIMIT` frames (60 s) on one handhold without a plan the character is
-//! [`Phase::Stuck`]; the frames spent pumping are reported (`pump_total`).
+//! With no plan from a swing the character pumps (see `pump.rs`: [`Phase::Pump`]).
 //!
 //! The state (the world, the plan, the phase, the RNG, the records) is hashed by
 //! [`Brachiator::state_hash`]; the run is a pure function of the course, the definition
 //! and the seed.
 
 use super::course::Course;
-use super::planner::{self, Launch, NoPlan, Plan, PlannerDef, SwingState};
+use super::course::HandholdKind;
+use super::planner::{self, Launch, NoPlan, Plan, PlannerDef, SwingState, Target};
 use super::rig::SwingRig;
 use super::rng::BrachRng;
-use super::sine::{self, SineSwing};
+use super::sine::SineSwing;
+use super::vine;
 use crate::SinewError;
 use crate::math::{Real, Vector, Vector2};
+use crate::rope::RopeHandle;
 use crate::state::StateHasher;
 
 /// How the character moves.
@@ -160,6 +151,19 @@ pub struct RunStats<R: Real> {
     pub worst_release_correction: R,
     /// Largest planner residual (m).
     pub worst_residual: R,
+    /// Grabs of a vine.
+    pub vine_grabs: u32,
+    /// Releases from a vine.
+    pub vine_releases: u32,
+    /// Largest change of velocity at a release from a vine against the simulated swing's
+    /// (m/s): how far the rope-and-arm swing strayed from the planner's `vine + L`
+    /// pendulum (see [`super::vine`]).
+    pub worst_vine_release_correction: R,
+    /// Largest specific energy the swing's speed-setting restored over one vine swing
+    /// beyond the plan's effort ramp (J/kg, summed frame by frame): what the vine's own
+    /// motion took from (or gave to) the character's swing against the `vine + L`
+    /// pendulum model.
+    pub worst_vine_restored: R,
 }
 
 impl<R: Real> RunStats<R> {
@@ -178,6 +182,10 @@ impl<R: Real> RunStats<R> {
             worst_effort: R::ZERO,
             worst_release_correction: R::ZERO,
             worst_residual: R::ZERO,
+            vine_grabs: 0,
+            vine_releases: 0,
+            worst_vine_release_correction: R::ZERO,
+            worst_vine_restored: R::ZERO,
         }
     }
 }
@@ -225,13 +233,16 @@ pub struct Brachiator<R: Real> {
     pub pump_total: u32,
     /// Frames spent pumping on the handhold held now (bounded by `PUMP_LIMIT`).
     pub pump_here: u32,
+    /// Each handhold's vine rope in the rig's world (`None` on a branch).
+    pub vines: Vec<Option<RopeHandle>>,
+    /// Energy restored over the current vine swing (J/kg; see
+    /// [`RunStats::worst_vine_restored`]).
+    pub vine_restored: R,
+    /// The effort ramp's fraction at the last frame's end on a vine.
+    pub vine_frac: R,
 }
 
-/// Frames the character may pump on one handhold (60 s at 60 Hz) before it counts as
-/// stuck.
-const PUMP_LIMIT: u32 = 3600;
-
-fn angle_of<R: Real>(d: Vector2<R>) -> R {
+pub(super) fn angle_of<R: Real>(d: Vector2<R>) -> R {
     d.x.atan2(-d.y)
 }
 
@@ -268,6 +279,7 @@ impl<R: Real> Brachiator<R> {
         let a = def.start_angle;
         let com = first + Vector2::new(a.sin(), -a.cos()) * p.arm;
         let mut rig = SwingRig::new(com, p.gravity, def.substeps)?;
+        let vines = vine::add_vines(&mut rig.world, &course)?;
         let mut me = Self {
             rig: rig.clone(),
             course,
@@ -289,11 +301,17 @@ impl<R: Real> Brachiator<R> {
             pump_frames: 0,
             pump_total: 0,
             pump_here: 0,
+            vines,
+            vine_restored: R::ZERO,
+            vine_frac: R::ZERO,
         };
         match def.mode {
             Mode::Ballistic => {
                 rig.place(com, Vector2::new(a.cos(), a.sin()) * def.start_speed)?;
-                rig.grab(first)?;
+                match me.vines.first().copied().flatten() {
+                    Some(r) => rig.grab_particle(rig.world.rope(r)?.end())?,
+                    None => rig.grab(first)?,
+                };
                 me.rig = rig;
                 me.after_grab(0);
             }
@@ -330,11 +348,8 @@ impl<R: Real> Brachiator<R> {
             if len <= l { t } else { c + d * l }
         };
         let hang = c + Vector2::new(R::ZERO, -l * R::HALF);
-        let free = self.target.and_then(|t| self.course.handholds.get(t)).map_or(hang, |h| reach(h.position));
-        let held = match self.holding.and_then(|i| self.course.handholds.get(i)) {
-            Some(h) => h.position,
-            None => hang,
-        };
+        let free = self.target.map_or(hang, |t| reach(self.handhold_position(t)));
+        let held = self.holding.map_or(hang, |i| self.handhold_position(i));
         let mut out = [held, free];
         if self.hand == 1 {
             out.swap(0, 1);
@@ -352,16 +367,40 @@ impl<R: Real> Brachiator<R> {
         out
     }
 
-    fn candidates(&self, from: usize) -> (Vec<Vector2<R>>, usize) {
+    /// Where handhold `i` is now: a branch point, or a vine's end particle (it swings).
+    #[must_use]
+    pub fn handhold_position(&self, i: usize) -> Vector2<R> {
+        let rope = self.vines.get(i).copied().flatten().and_then(|r| self.rig.world.rope(r).ok());
+        match rope.and_then(|r| self.rig.world.particles().position(r.end())) {
+            Some(p) => p,
+            None => self.course.handholds.get(i).map_or(Vector2::new(R::ZERO, R::ZERO), |h| h.position),
+        }
+    }
+
+    /// The planner's view of handhold `i` (see [`super::vine`] for a vine's).
+    #[must_use]
+    pub fn target_of(&self, i: usize) -> Target<R> {
+        let h = &self.course.handholds[i];
+        let arm = self.def.planner.arm;
+        match h.kind {
+            HandholdKind::Branch => Target { pivot: h.position, radius: arm, grab_angle: None },
+            HandholdKind::Vine => {
+                Target { pivot: h.top, radius: vine::vine_length(&self.course, i) + arm, grab_angle: Some(R::ZERO) }
+            }
+        }
+    }
+
+    pub(super) fn candidates(&self, from: usize) -> (Vec<Target<R>>, usize) {
         let n = self.def.planner.lookahead.max(1) + 1;
         let start = from + 1;
-        let list = self.course.handholds.iter().skip(start).take(n).map(|h| h.position).collect();
+        let end = (start + n).min(self.course.handholds.len());
+        let list = (start..end).map(|i| self.target_of(i)).collect();
         (list, start)
     }
 
     /// Plans from the current swing on handhold `index`.
     fn after_grab(&mut self, index: usize) {
-        let h = self.course.handholds[index].position;
+        let Target { pivot: h, radius, .. } = self.target_of(index);
         let c = self.com();
         let v = self.com_velocity();
         let ang = angle_of(c - h);
@@ -371,6 +410,8 @@ impl<R: Real> Brachiator<R> {
         self.swing_start = (ang, v.length_squared() * R::HALF + g * (c.y - h.y));
         self.holding = Some(index);
         self.pump_here = 0;
+        self.vine_restored = R::ZERO;
+        self.vine_frac = R::ZERO;
         let (list, start) = self.candidates(index);
         if list.is_empty() {
             self.phase = Phase::Finished;
@@ -378,18 +419,18 @@ impl<R: Real> Brachiator<R> {
             self.target = None;
             return;
         }
-        let state = SwingState { handhold: h, angle: ang, speed };
+        let state = SwingState { handhold: h, angle: ang, speed, radius };
         self.try_plan(&state, &list, start, false);
     }
 
     /// Plans from `state`; on failure, pumps toward a relaxed plan's energy or gets stuck.
-    fn try_plan(&mut self, state: &SwingState<R>, list: &[Vector2<R>], start: usize, pumping: bool) {
+    pub(super) fn try_plan(&mut self, state: &SwingState<R>, list: &[Target<R>], start: usize, pumping: bool) {
         let mut def = self.def.planner;
         if pumping {
             // From a pumping swing the speed passes through zero at the turns.
             def.speed[0] = R::ZERO;
         }
-        match planner::plan(state, list, &def, &mut self.rng) {
+        match planner::plan_to(state, list, &def, &mut self.rng) {
             Ok(mut p) => {
                 p.target += start;
                 self.stats.plans += 1;
@@ -404,95 +445,18 @@ impl<R: Real> Brachiator<R> {
                 self.phase = Phase::Swing;
             }
             Err(e) => {
-                self.stats.last_no_plan = Some(e);
-                self.plan = None;
-                self.target = None;
-                // A relaxed plan (any speed, ten times the effort) says which way to pump.
-                let relaxed = PlannerDef {
-                    speed: [R::ZERO, def.speed[1] * R::TWO],
-                    max_effort: def.max_effort * R::from_i32(10),
-                    ..def
-                };
-                let g = def.gravity;
-                let energy = |s: &SwingState<R>| s.speed * s.speed * R::HALF - g * def.arm * s.angle.cos();
-                // From this swing, or else from a swing turning at its back (at rest at
-                // −a): the energy a relaxed plan from there needs is the one to pump to.
-                let mut goal = None;
-                if e != NoPlan::NoHandholdAhead {
-                    if let Ok(p) = planner::plan(state, list, &relaxed, &mut self.rng) {
-                        goal = Some(energy(state) + p.effort);
-                    }
-                    for deg in [45, 70, 25, 85] {
-                        if goal.is_some() {
-                            break;
-                        }
-                        let a = -R::from_i32(deg) * R::PI / R::from_i32(180);
-                        let back = SwingState { handhold: state.handhold, angle: a, speed: R::ZERO };
-                        if let Ok(p) = planner::plan(&back, list, &relaxed, &mut self.rng) {
-                            goal = Some(energy(&back) + p.effort);
-                        }
-                    }
-                }
-                // Never aim below a 15° swing: the swing must keep turning forward to
-                // plan again.
-                let floor = -g * def.arm * R::from_f64(15.0f64.to_radians().cos());
-                match goal.map(|t| t.max(floor)) {
-                    Some(target) if self.pump_here <= PUMP_LIMIT => {
-                        // Aim again once the aim is reached and still no plan is found.
-                        if !pumping || (energy(state) - self.pump_target).abs() < R::from_f64(0.05) {
-                            self.pump_target = target;
-                        }
-                        self.pump_frames = 0;
-                        self.phase = Phase::Pump;
-                    }
-                    _ => {
-                        self.stats.no_plans += 1;
-                        self.phase = Phase::Stuck;
-                    }
-                }
+                self.no_plan(e, state, list, &def, pumping);
             }
         }
     }
 
-    /// One pumping frame's energy change and, as the swing turns forward, a new plan.
-    fn pump_phase(&mut self, dt: R) -> Result<(), SinewError> {
-        let Some(i) = self.holding else { return Ok(()) };
-        if self.pump_here > PUMP_LIMIT {
-            self.stats.no_plans += 1;
-            self.phase = Phase::Stuck;
-            return Ok(());
-        }
-        let h = self.course.handholds[i].position;
-        let c = self.com();
-        let v = self.com_velocity();
-        let ang = angle_of(c - h);
-        let t = Vector2::new(ang.cos(), ang.sin());
-        let w = v.dot(t);
-        let g = self.def.planner.gravity;
-        let e = v.length_squared() * R::HALF + g * (c.y - h.y);
-        let rate = self.def.planner.max_effort * dt;
-        let de = (self.pump_target - e).clamp(-rate, rate);
-        let s2 = (e + de - g * (c.y - h.y)) * R::TWO;
-        let sign = if w < R::ZERO { -R::ONE } else { R::ONE };
-        self.rig.world.particles_mut().set_velocity(self.rig.com, t * (s2.max(R::ZERO).sqrt() * sign))?;
-        self.stats.effort += de.abs();
-        self.pump_total += 1;
-        self.pump_here += 1;
-        self.pump_frames += 1;
-        if w > R::ZERO && self.pump_frames >= 6 {
-            self.pump_frames = 0;
-            let v = self.com_velocity();
-            let state = SwingState { handhold: h, angle: ang, speed: v.dot(t) };
-            self.swing_start = (ang, v.length_squared() * R::HALF + g * (c.y - h.y));
-            let (list, start) = self.candidates(i);
-            self.try_plan(&state, &list, start, true);
-        }
-        Ok(())
-    }
-
     fn world_step(&mut self, dt: R) -> Result<(), SinewError> {
         if dt > R::from_f64(1e-6) {
-            self.rig.step(dt)?;
+            if self.vines.iter().any(Option::is_some) {
+                self.rig.step_part(dt, self.def.frame)?;
+            } else {
+                self.rig.step(dt)?;
+            }
         }
         self.time += dt;
         Ok(())
@@ -501,7 +465,7 @@ impl<R: Real> Brachiator<R> {
     /// Sets the swing speed to the ramped energy's at the current angle.
     fn pump(&mut self) -> Result<(), SinewError> {
         let (Some(p), Some(i)) = (self.plan, self.holding) else { return Ok(()) };
-        let h = self.course.handholds[i].position;
+        let h = self.target_of(i).pivot;
         let c = self.com();
         let v = self.com_velocity();
         let ang = angle_of(c - h);
@@ -513,19 +477,37 @@ impl<R: Real> Brachiator<R> {
         let s = s2.max(R::ZERO).sqrt();
         let t = Vector2::new(ang.cos(), ang.sin());
         let sign = if v.dot(t) < R::ZERO { -R::ONE } else { R::ONE };
-        self.rig.world.particles_mut().set_velocity(self.rig.com, t * (s * sign))
+        // On a vine the swing's direction is the simulation's (the rope and the arm bend
+        // a little off the model's straight line): only the speed is set.
+        let on_vine = self.vines.get(i).copied().flatten().is_some();
+        let dir = if on_vine { v.normalize_or_zero() } else { t * sign };
+        let dir = if dir.length_squared() > R::ZERO { dir } else { t * sign };
+        if on_vine {
+            // The simulated swing's energy against the model's at the last frame's end.
+            let sim = v.length_squared() * R::HALF + self.def.planner.gravity * (c.y - h.y);
+            self.vine_restored += (e0 + p.effort * self.vine_frac - sim).abs();
+            self.vine_frac = frac;
+            let s = &mut self.stats;
+            s.worst_vine_restored = s.worst_vine_restored.max(self.vine_restored);
+        }
+        self.rig.world.particles_mut().set_velocity(self.rig.com, dir * s)
     }
 
     fn release(&mut self) -> Result<(), SinewError> {
         let (Some(p), Some(i)) = (self.plan, self.holding) else { return Ok(()) };
-        let h = self.course.handholds[i].position;
+        let h = self.target_of(i).pivot;
         let c = self.com();
         let v = self.com_velocity();
         let ang = angle_of(c - h);
-        match planner::launch_from(c, ang, p.handhold, p.grab_angle, &self.def.planner) {
+        match planner::launch_from(c, ang, (p.handhold, p.grab_radius), p.grab_angle, &self.def.planner) {
             Some(l) => {
                 let corr = (l.velocity.length() - v.length()).abs();
                 self.stats.worst_release_correction = self.stats.worst_release_correction.max(corr);
+                if self.vines.get(i).copied().flatten().is_some() {
+                    let s = &mut self.stats;
+                    s.vine_releases += 1;
+                    s.worst_vine_release_correction = s.worst_vine_release_correction.max((l.velocity - v).length());
+                }
                 let hsub = self.rig.substep(self.def.frame);
                 self.rig.release(l.velocity, hsub)?;
                 self.launch = Some((l, c));
@@ -547,7 +529,7 @@ impl<R: Real> Brachiator<R> {
 
     fn grab(&mut self) -> Result<(), SinewError> {
         let Some(ti) = self.target else { return Ok(()) };
-        let hpos = self.course.handholds[ti].position;
+        let hpos = self.handhold_position(ti);
         let c = self.com();
         let l = self.def.planner.arm;
         let (d, dist) = (hpos - c).normalize_and_length();
@@ -560,7 +542,15 @@ impl<R: Real> Brachiator<R> {
             self.target = None;
             return Ok(());
         }
-        let r = self.rig.grab(hpos)?;
+        let r = match self.vines.get(ti).copied().flatten() {
+            Some(rope) => {
+                self.stats.vine_grabs += 1;
+                self.rig.world.wake_rope(rope)?;
+                let end = self.rig.world.rope(rope)?.end();
+                self.rig.grab_particle(end)?
+            }
+            None => self.rig.grab(hpos)?,
+        };
         let rec = GrabRecord {
             time: self.time,
             index: ti,
@@ -576,7 +566,7 @@ impl<R: Real> Brachiator<R> {
         Ok(())
     }
 
-    fn record(&mut self, rec: GrabRecord<R>) {
+    pub(super) fn record(&mut self, rec: GrabRecord<R>) {
         let s = &mut self.stats;
         s.grabs += 1;
         s.worst_energy_kept = s.worst_energy_kept.min(rec.energy_kept);
@@ -616,10 +606,10 @@ impl<R: Real> Brachiator<R> {
             match self.phase {
                 Phase::Swing => {
                     let (Some(p), Some(i)) = (self.plan, self.holding) else { break };
-                    let h = self.course.handholds[i].position;
+                    let h = self.target_of(i).pivot;
                     let c = self.com();
                     let ang = angle_of(c - h);
-                    let w = self.com_velocity().dot(Vector2::new(ang.cos(), ang.sin())) / self.def.planner.arm;
+                    let w = self.com_velocity().dot(Vector2::new(ang.cos(), ang.sin())) / p.swing_radius;
                     let tau = if ang >= p.release_angle && w > R::ZERO {
                         R::ZERO
                     } else if w > R::from_f64(1e-3) {
@@ -666,78 +656,6 @@ impl<R: Real> Brachiator<R> {
         Ok(())
     }
 
-    fn sine_segment(&self, k: usize) -> SineSwing<R> {
-        let l = self.def.planner.arm;
-        let v = (self.def.planner.speed[0] + self.def.planner.speed[1]) * R::HALF;
-        let hs = &self.course.handholds;
-        let amp = |i: usize| {
-            let dx = match (hs.get(i), hs.get(i + 1)) {
-                (Some(a), Some(b)) => b.position.x - a.position.x,
-                _ => l,
-            };
-            sine::amplitude(dx, l)
-        };
-        let next = hs.get(k + 1).map(|h| (h.position, amp(k + 1)));
-        SineSwing::new(hs[k].position, amp(k), next, l, v)
-    }
-
-    fn place_sine(&mut self) -> Result<(), SinewError> {
-        if let Some((seg, t)) = self.sine {
-            let (p, v, leaping) = seg.sample(t);
-            self.rig.place(p, v)?;
-            if leaping {
-                self.holding = None;
-            }
-        }
-        Ok(())
-    }
-
-    fn step_sine(&mut self, dt: R) -> Result<(), SinewError> {
-        let Some((seg, t)) = self.sine else { return Ok(()) };
-        let k = self.holding.or(self.target.map(|t| t.saturating_sub(1))).unwrap_or(0);
-        let mut t = t + dt;
-        self.time += dt;
-        let (_, _, leaping) = seg.sample(t.min(seg.duration()));
-        let next = k + 1;
-        self.target = (next < self.course.handholds.len()).then_some(next);
-        if leaping {
-            self.holding = None;
-        }
-        if t >= seg.duration() {
-            let Some(n) = self.target else {
-                self.phase = Phase::Finished;
-                self.sine = Some((seg, seg.duration()));
-                return self.place_sine();
-            };
-            let (pe, ve, _) = seg.sample(seg.duration());
-            let nseg = self.sine_segment(n);
-            t -= seg.duration();
-            let (_, v0, _) = nseg.sample(R::ZERO);
-            let hpos = self.course.handholds[n].position;
-            let dist = (hpos - pe).length();
-            let l = self.def.planner.arm;
-            let ke0 = ve.length_squared();
-            let rec = GrabRecord {
-                time: self.time - t,
-                index: n,
-                handhold: hpos,
-                hand: hpos,
-                hand_error: (dist - l).max(R::ZERO),
-                energy_kept: if ke0 > R::ZERO { v0.length_squared() / ke0 } else { R::ONE },
-                com_velocity_jump: (v0 - ve).length(),
-                speed: ve.length(),
-            };
-            self.record(rec);
-            self.holding = Some(n);
-            self.hand ^= 1;
-            self.target = (n + 1 < self.course.handholds.len()).then_some(n + 1);
-            self.sine = Some((nseg, t.min(nseg.duration())));
-        } else {
-            self.sine = Some((seg, t));
-        }
-        self.place_sine()
-    }
-
     /// The planned flight for drawing: points of the parabola from the release point to
     /// the grab (`n + 1` points), or the planned one from the swing's release angle.
     #[must_use]
@@ -746,9 +664,9 @@ impl<R: Real> Brachiator<R> {
         let (c0, v0, t) = match (self.launch, self.plan, self.holding) {
             (Some((l, c0)), _, _) => (c0, l.velocity, l.flight_time),
             (None, Some(p), Some(i)) => {
-                let h = self.course.handholds[i].position;
+                let h = self.target_of(i).pivot;
                 let th = p.release_angle;
-                let c0 = h + Vector2::new(th.sin(), -th.cos()) * self.def.planner.arm;
+                let c0 = h + Vector2::new(th.sin(), -th.cos()) * p.swing_radius;
                 (c0, Vector2::new(th.cos(), th.sin()) * p.release_speed, p.flight_time)
             }
             _ => return Vec::new(),

@@ -11,8 +11,9 @@
 //! randomness is the integer [`BrachRng`], so a seed gives the same course on every
 //! machine and, in fixed point, bit for bit.
 //!
-//! Vines are drawn and held as a handhold at the vine's lower end (the vine itself is
-//! treated as rigid while held: the swing is the two-point rig's, not a rope's).
+//! A vine hangs from a short branch above a gap, its lower end (the handhold) 0.2–0.5 m
+//! above the branch before the gap; in the character's world it is a rope of the rope
+//! module ([`super::vine`]).
 
 use super::rng::BrachRng;
 use crate::SinewError;
@@ -170,9 +171,12 @@ impl<R: Real> Course<R> {
             gap_index += 1;
             let mut gap = rng.range(def.gap[0], def.gap[1]);
             if def.vine_every > 0 && gap_index % def.vine_every == 0 {
-                // A vine hanging over the middle of the gap from a short branch above it.
-                let top = last + Vector2::new(gap * R::HALF, R::ZERO);
+                // A vine hanging over the middle of the gap from a short branch above it,
+                // its end 0.2–0.5 m above the branch just left: the character reaches it
+                // at the top of its flight (see the `vine` module).
                 let vl = rng.range(def.vine_length[0], def.vine_length[1]);
+                let rise = rng.range(R::from_f64(0.2), R::HALF);
+                let top = last + Vector2::new(gap * R::HALF, vl + rise);
                 let p = top - Vector2::new(R::ZERO, vl);
                 course
                     .branches
@@ -180,7 +184,7 @@ impl<R: Real> Course<R> {
                 course.handholds.push(Handhold { position: p, kind: HandholdKind::Vine, branch: bi + 1, top });
                 gap = rng.range(def.gap[0], def.gap[1]) * R::HALF + R::HALF;
                 x = p.x + gap;
-                y = top.y + rng.range(-R::HALF, R::HALF);
+                y = last.y + rng.range(-R::HALF, R::HALF);
             } else {
                 x = last.x + gap;
                 y = last.y + rng.range(-R::HALF, R::HALF);

@@ -42,29 +42,34 @@
 //!
 //! # The course, the character, the baseline, the rigs
 //!
-//! [`course`] generates endless branch courses and the learned brachiation controller's
-//! handhold distribution from a seed; [`character::Brachiator`] runs the character along
+//! [`course`] generates endless branch courses (branches, gaps, vines) and the learned
+//! brachiation controller's handhold distribution from a seed; [`vine`] hangs each vine in
+//! the rig's world as a rope of the rope module, which the planner sees as a pendulum of
+//! radius vine + arm about the vine's top; [`character::Brachiator`] runs the character along
 //! a course (swing, release, flight, grab; with no plan from a swing it keeps swinging,
-//! pumping or braking within a bounded effort, and plans again each forward half-swing)
-//! or runs the sine-wave baseline ([`sine`]) on
+//! pumping or braking within a bounded effort, and plans again each forward half-swing:
+//! `pump.rs`) or runs the sine-wave baseline ([`sine`], run by `baseline.rs`) on
 //! the same course; [`lod`] maps the two-point state up to a 5-point rig and a 14-point
 //! rig with two-bone IK and display-bone angles.
 //!
 //! Everything is generic over the scalar ([`crate::Real`]): in fixed point the course,
 //! the plans and the run are bit-exact on every machine.
 
+mod baseline;
 pub mod character;
 pub mod course;
 pub mod lod;
 pub mod planner;
+mod pump;
 pub mod rig;
 pub mod rng;
 pub mod sine;
+pub mod vine;
 
 pub use character::{Brachiator, BrachiatorDef, GrabRecord, Mode, Phase, RunStats};
 pub use course::{Course, CourseDef, Handhold, HandholdKind};
 pub use lod::{Rig5, Rig14, RigDims};
 
-pub use planner::{NoPlan, Plan, PlannerDef, SwingState};
+pub use planner::{NoPlan, Plan, PlannerDef, SwingState, Target};
 pub use rig::{GrabReport, SwingRig};
 pub use rng::BrachRng;

@@ -111,6 +111,37 @@ pub struct SwingState<R: Real> {
     pub angle: R,
     /// Tangential speed, positive forward (m/s).
     pub speed: R,
+    /// The swing's radius: pivot to centre of mass (m); the arm `L` on a branch, the vine
+    /// plus the arm on a vine (see [`super::vine`]).
+    pub radius: R,
+}
+
+impl<R: Real> SwingState<R> {
+    /// A swing on a branch handhold (radius: the arm).
+    #[must_use]
+    pub fn on_branch(handhold: Vector2<R>, angle: R, speed: R, def: &PlannerDef<R>) -> Self {
+        Self { handhold, angle, speed, radius: def.arm }
+    }
+}
+
+/// A handhold as the planner sees it: the pivot the next swing turns about, the radius of
+/// that swing, and for a vine the one grab angle that keeps the vine and the arm in line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target<R: Real> {
+    /// Branch: the handhold. Vine: where the vine hangs from.
+    pub pivot: Vector2<R>,
+    /// Pivot to centre of mass at the grab (m): the arm, or the vine plus the arm.
+    pub radius: R,
+    /// The only grab angle allowed (a vine hanging at rest: 0, straight below it).
+    pub grab_angle: Option<R>,
+}
+
+impl<R: Real> Target<R> {
+    /// A branch handhold at `p` for an arm of `def.arm`.
+    #[must_use]
+    pub fn branch(p: Vector2<R>, def: &PlannerDef<R>) -> Self {
+        Self { pivot: p, radius: def.arm, grab_angle: None }
+    }
 }
 
 /// A planned swing, release, flight and grab.
@@ -118,8 +149,12 @@ pub struct SwingState<R: Real> {
 pub struct Plan<R: Real> {
     /// Index of the handhold to grab (into the candidates' list given).
     pub target: usize,
-    /// Its position.
+    /// Its pivot (the handhold, or a vine's top).
     pub handhold: Vector2<R>,
+    /// Radius of the swing released from (m).
+    pub swing_radius: R,
+    /// Radius of the swing after the grab, pivot to centre of mass (m).
+    pub grab_radius: R,
     /// Release angle `θ` (rad).
     pub release_angle: R,
     /// Launch speed `s` (m/s).
@@ -210,15 +245,14 @@ fn speed_time<R: Real>(c0: Vector2<R>, theta: R, q: Vector2<R>, g: R) -> Option<
 /// `(θ, iterations to tolerance, residual)`.
 #[allow(clippy::too_many_arguments)]
 fn solve_release<R: Real>(
-    h0: Vector2<R>,
-    h1: Vector2<R>,
+    (h0, l): (Vector2<R>, R),
+    (h1, r1): (Vector2<R>, R),
     beta: R,
     def: &PlannerDef<R>,
     lo: R,
     hi: R,
 ) -> Option<(R, u32, R)> {
-    let l = def.arm;
-    let q = h1 + down(beta) * l;
+    let q = h1 + down(beta) * r1;
     let tb = beta.sin() / beta.cos();
     let eval = |th: R| {
         let (s, c) = (th.sin(), th.cos());
@@ -242,7 +276,7 @@ fn solve_release<R: Real>(
             return None;
         }
         let m = R::TWO * y / x - s / c; // arrival slope
-        res = residual_of(m, beta, l);
+        res = residual_of(m, beta, r1);
         if res < def.tolerance && reached.is_none() {
             reached = Some(k);
         }
@@ -260,7 +294,7 @@ fn solve_release<R: Real>(
     if !(x > R::from_f64(1e-3)) || !(c > R::from_f64(1e-3)) {
         return None;
     }
-    let final_res = residual_of(R::TWO * y / x - s / c, beta, l);
+    let final_res = residual_of(R::TWO * y / x - s / c, beta, r1);
     if final_res < res {
         res = final_res;
     }
@@ -279,18 +313,32 @@ pub fn plan<R: Real>(
     def: &PlannerDef<R>,
     rng: &mut BrachRng,
 ) -> Result<Plan<R>, NoPlan> {
-    plan_depth(state, handholds, def, rng, true)
+    let targets: Vec<Target<R>> = handholds.iter().map(|&p| Target::branch(p, def)).collect();
+    plan_depth(state, &targets, def, rng, true)
+}
+
+/// [`plan`] to targets of any kind (branch handholds and vines).
+///
+/// # Errors
+/// [`NoPlan`] when no candidate passes (see the module docs).
+pub fn plan_to<R: Real>(
+    state: &SwingState<R>,
+    targets: &[Target<R>],
+    def: &PlannerDef<R>,
+    rng: &mut BrachRng,
+) -> Result<Plan<R>, NoPlan> {
+    plan_depth(state, targets, def, rng, true)
 }
 
 fn plan_depth<R: Real>(
     state: &SwingState<R>,
-    handholds: &[Vector2<R>],
+    handholds: &[Target<R>],
     def: &PlannerDef<R>,
     rng: &mut BrachRng,
     look: bool,
 ) -> Result<Plan<R>, NoPlan> {
     let g = def.gravity;
-    let l = def.arm;
+    let l = state.radius;
     let h0 = state.handhold;
     let margin = R::from_f64(0.02);
     let lo = state.angle + margin;
@@ -301,7 +349,8 @@ fn plan_depth<R: Real>(
     let e0 = state.speed * state.speed * R::HALF - g * l * state.angle.cos();
     let v_grab = dir(state.angle) * state.speed;
     let n = def.samples.max(1);
-    for (i, &h1) in handholds.iter().enumerate().take(def.lookahead.max(1)) {
+    for (i, tg) in handholds.iter().enumerate().take(def.lookahead.max(1)) {
+        let (h1, r1) = (tg.pivot, tg.radius);
         let dx = h1.x - h0.x;
         if !(dx > R::from_f64(0.2)) || dx > def.reach {
             continue;
@@ -310,16 +359,17 @@ fn plan_depth<R: Real>(
         if !(lo < hi) {
             continue;
         }
+        let n = if tg.grab_angle.is_some() { 1 } else { n };
         for k in 0..n {
             let u = rng.unit::<R>();
             let t = (R::from_i32(k as i32) + u) / R::from_i32(n as i32);
-            let beta = def.grab_angle[0] + (def.grab_angle[1] - def.grab_angle[0]) * t;
-            let Some((th, iters, res)) = solve_release(h0, h1, beta, def, lo, hi) else { continue };
+            let beta = tg.grab_angle.unwrap_or(def.grab_angle[0] + (def.grab_angle[1] - def.grab_angle[0]) * t);
+            let Some((th, iters, res)) = solve_release((h0, l), (h1, r1), beta, def, lo, hi) else { continue };
             if !(th > lo - R::from_f64(1e-9)) || th > hi {
                 continue;
             }
             let c0 = h0 + down(th) * l;
-            let q = h1 + down(beta) * l;
+            let q = h1 + down(beta) * r1;
             let Some((s, t_f)) = speed_time(c0, th, q, g) else { continue };
             any_flight = true;
             // Effort: launch energy against the pendulum's own at θ.
@@ -365,7 +415,7 @@ fn plan_depth<R: Real>(
             let mut next_cost = R::ZERO;
             if look {
                 if let Some(&h2) = handholds.get(i + 1) {
-                    let after = SwingState { handhold: h1, angle: beta, speed: s_arr };
+                    let after = SwingState { handhold: h1, angle: beta, speed: s_arr, radius: r1 };
                     let inner = PlannerDef { samples: (def.samples / 2).max(4), ..*def };
                     next_cost = match plan_depth(&after, &[h2], &inner, rng, false) {
                         Ok(p2) => p2.effort.abs() * R::from_f64(0.3),
@@ -385,6 +435,8 @@ fn plan_depth<R: Real>(
             let candidate = Plan {
                 target: i,
                 handhold: h1,
+                swing_radius: l,
+                grab_radius: r1,
                 release_angle: th,
                 release_speed: s,
                 grab_angle: beta,
@@ -412,17 +464,17 @@ fn plan_depth<R: Real>(
 }
 
 /// Re-solves the grab angle for a launch from the actual release point `c0` along angle
-/// `theta` (the pendulum's tangent there) to `h1`, starting from `beta0`: Newton on
-/// `G(β) = tan β + tan θ − 2 Y(β) / X(β)` with `q(β) = h₁ + L (sin β, −cos β)`.
+/// `theta` (the pendulum's tangent there) to the pivot `h1` with grab radius `L`, starting
+/// from `beta0`: Newton on `G(β) = tan β + tan θ − 2 Y(β) / X(β)` with
+/// `q(β) = h₁ + L (sin β, −cos β)`.
 #[must_use]
 pub fn launch_from<R: Real>(
     c0: Vector2<R>,
     theta: R,
-    h1: Vector2<R>,
+    (h1, l): (Vector2<R>, R),
     beta0: R,
     def: &PlannerDef<R>,
 ) -> Option<Launch<R>> {
-    let l = def.arm;
     let tt = theta.sin() / theta.cos();
     let lim = R::from_f64(1.45);
     let mut beta = beta0;

@@ -10,6 +10,7 @@
 mod architecture;
 mod body_contacts;
 mod brachiation;
+mod brachiation_vines;
 mod clock;
 mod constraints;
 mod contacts;
