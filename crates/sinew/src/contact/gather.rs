@@ -70,13 +70,15 @@ pub(crate) fn gather_candidates<S: Space>(g: Gather<'_, S>, dt: RealOf<S>) {
     let zero = RealOf::<S>::ZERO;
     let nsub = RealOf::<S>::from_i32(params.substeps as i32);
     // The colliders of the broad phase's lists, looked up once per step instead of once
-    // per particle: the collider (if its slot is live) and whether it moves.
-    let lookup = |slot: u32| {
-        let col = colliders.values[slot as usize].as_ref();
-        (slot, col.map(|c| (c, c.is_moving())))
-    };
-    let unbounded: Vec<_> = broad_phase.unbounded.iter().map(|&slot| lookup(slot)).collect();
-    let bounded: Vec<_> = broad_phase.bounded.iter().map(|&(slot, b)| (lookup(slot), b)).collect();
+    // per particle: whether the slot is live and whether the collider moves (in buffers
+    // kept across steps: a steady step allocates nothing).
+    let moving_of = |slot: u32| colliders.values[slot as usize].as_ref().map(Collider::is_moving);
+    let (mut unbounded, mut bounded) = (core::mem::take(&mut sc.unbounded), core::mem::take(&mut sc.bounded));
+    let mut moving_boxes = core::mem::take(&mut sc.moving_boxes);
+    unbounded.clear();
+    unbounded.extend(broad_phase.unbounded.iter().map(|&slot| (slot, moving_of(slot))));
+    bounded.clear();
+    bounded.extend(broad_phase.bounded.iter().map(|&(slot, b)| ((slot, moving_of(slot)), b)));
     // The box around all bounded colliders' boxes (`None`: there are none).
     let bounded_box = bounded.iter().map(|&(_, b)| b).reduce(|u, b| u.union::<RealOf<S>>(&b));
     sc.fat.open(n, broad_phase.generation);
@@ -88,9 +90,9 @@ pub(crate) fn gather_candidates<S: Space>(g: Gather<'_, S>, dt: RealOf<S>) {
     // bounded collider ends the anchors whose regions its path (its swept box) comes near,
     // and invalidates the cached lists whose boxes it enters: the lists hold the colliders
     // that overlapped them when queried, the static ones' still do.
-    let anchors_hold = !unbounded.iter().any(|&(_, c)| c.is_some_and(|c| c.1));
-    let moving_boxes: Vec<Aabb<VecOf<S>>> =
-        bounded.iter().filter(|((_, c), _)| c.is_some_and(|c| c.1)).map(|&(_, b)| b).collect();
+    let anchors_hold = !unbounded.iter().any(|&(_, m)| m == Some(true));
+    moving_boxes.clear();
+    moving_boxes.extend(bounded.iter().filter(|((_, m), _)| *m == Some(true)).map(|&(_, b)| b));
     let near_moving = |b: &Aabb<VecOf<S>>| moving_boxes.iter().any(|m| m.overlaps::<RealOf<S>>(b));
     let near_moving_dyn: &dyn Fn(&Aabb<VecOf<S>>) -> bool = &near_moving;
     let min_margin = RealOf::<S>::from_ratio(1, 100);
@@ -181,8 +183,8 @@ pub(crate) fn gather_candidates<S: Space>(g: Gather<'_, S>, dt: RealOf<S>) {
         // (which re-queries), so it is dropped here. `consider` returns the clearance
         // (`MAX` for a collider the particle ignores, 0 for a moving one).
         let pairs = &mut sc.pairs;
-        let mut consider = |(slot, col): (u32, Option<(&Collider<S>, bool)>)| {
-            let Some((col, moving)) = col else { return RealOf::<S>::MAX };
+        let mut consider = |(slot, moving): Live| {
+            let Some((col, moving)) = live(colliders, slot, moving) else { return RealOf::<S>::MAX };
             if !groups.test(col.groups) {
                 return RealOf::<S>::MAX;
             }
@@ -256,6 +258,7 @@ pub(crate) fn gather_candidates<S: Space>(g: Gather<'_, S>, dt: RealOf<S>) {
                     entry: &sc.fat.entries[k],
                     listed: &sc.fat.next[start as usize..end as usize],
                     bounded: &bounded,
+                    colliders,
                     bounded_box,
                     near_bounded,
                 };
@@ -275,14 +278,25 @@ pub(crate) fn gather_candidates<S: Space>(g: Gather<'_, S>, dt: RealOf<S>) {
             anchors.take(k, x, region, extra, plane_ok, lonely);
         }
     }
+    (sc.unbounded, sc.bounded, sc.moving_boxes) = (unbounded, bounded, moving_boxes);
 }
 
-/// A bounded collider as the gathering sees it: its slot, the collider if its slot is live
-/// and whether it moves, and its broad-phase box.
-type Bounded<'c, S> = ((u32, Option<(&'c Collider<S>, bool)>), Aabb<VecOf<S>>);
+/// A collider of the broad phase's lists as the gathering sees it: its slot, and whether
+/// it moves (`None`: the slot is not live).
+pub(crate) type Live = (u32, Option<bool>);
+
+/// A bounded collider as the gathering sees it, with its broad-phase box.
+pub(crate) type Bounded<S> = (Live, Aabb<VecOf<S>>);
+
+/// The collider of a [`Live`] entry, and whether it moves.
+#[inline]
+fn live<S: Space>(colliders: &Arena<Collider<S>>, slot: u32, moving: Option<bool>) -> Option<(&Collider<S>, bool)> {
+    let moving = moving?;
+    colliders.values[slot as usize].as_ref().map(|c| (c, moving))
+}
 
 /// What a fresh anchor with nothing within its margin needs to know to reach farther.
-struct LonelyRegion<'a, 'c, S: Space> {
+struct LonelyRegion<'a, S: Space> {
     x: VecOf<S>,
     q: Aabb<VecOf<S>>,
     radius: RealOf<S>,
@@ -292,12 +306,13 @@ struct LonelyRegion<'a, 'c, S: Space> {
     groups: crate::particle::InteractionGroups,
     entry: &'a FatEntry<S>,
     listed: &'a [u32],
-    bounded: &'a [Bounded<'c, S>],
+    bounded: &'a [Bounded<S>],
+    colliders: &'a Arena<Collider<S>>,
     bounded_box: Option<Aabb<VecOf<S>>>,
     near_bounded: bool,
 }
 
-impl<S: Space> LonelyRegion<'_, '_, S> {
+impl<S: Space> LonelyRegion<'_, S> {
     /// How far the region may reach beyond the query box (see the caller).
     fn beyond(&self, broad_phase: &mut BroadPhase<VecOf<S>>, query_buf: &mut Vec<u32>) -> RealOf<S> {
         let zero = RealOf::<S>::ZERO;
@@ -326,11 +341,11 @@ impl<S: Space> LonelyRegion<'_, '_, S> {
         // (Less a hair for the rounding of the boxes, as the distance queries'.)
         let mut m = margin + pad - RealOf::<S>::GEOMETRIC_EPSILON;
         for &b in listed {
-            let ((_, col), bb) = self.bounded[b as usize];
+            let ((slot, moving), bb) = self.bounded[b as usize];
             if !bb.overlaps(&g) || bb.overlaps(&q) {
                 continue;
             }
-            m = m.min(match col {
+            m = m.min(match live(self.colliders, slot, moving) {
                 Some((col, moving)) if groups.test(col.groups) => {
                     if moving {
                         zero

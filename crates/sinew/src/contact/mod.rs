@@ -141,6 +141,7 @@ pub(crate) mod solve;
 pub(crate) mod span;
 pub(crate) mod velocity;
 
+use crate::collider::Aabb;
 use crate::math::Real;
 use crate::space::{RealOf, Space, VecOf};
 use cache::FatCache;
@@ -257,6 +258,11 @@ pub(crate) struct ContactScratch<S: Space> {
     /// Broad-phase results kept across steps (see [`FatCache`]).
     pub fat: FatCache<S>,
     pub query_buf: Vec<u32>,
+    /// The gathering's view of the broad phase's half-spaces and bounded colliders, and the
+    /// boxes of the moving ones (rebuilt each step, kept for their capacity).
+    pub unbounded: Vec<gather::Live>,
+    pub bounded: Vec<gather::Bounded<S>>,
+    pub moving_boxes: Vec<Aabb<VecOf<S>>>,
     /// The particles the velocity pass gave a bounce this substep.
     pub bounced: Vec<u32>,
 }

@@ -27,6 +27,22 @@ pub(crate) struct EdgeScratch<S: Space> {
     seg_of: Vec<u32>,
     /// The gather epoch and broad-phase generation `last` was built in.
     built: (u32, u64),
+    /// One span's candidates while it is gathered (kept for its capacity).
+    cands: Vec<u32>,
+    /// Per particle slot, in a substep where some left their gathered region: whether it
+    /// did (kept for its capacity).
+    left: Vec<bool>,
+    /// [`Spans::requery_spans`]'s lists (kept for their capacity).
+    requery: RequeryBufs,
+}
+
+/// [`Spans::requery_spans`]'s working lists.
+#[derive(Clone, Debug, Default)]
+struct RequeryBufs {
+    spans: Vec<(u32, u32, u32)>,
+    seg: Vec<u32>,
+    found: Vec<u32>,
+    cands: Vec<u32>,
 }
 
 /// One step's span candidates: segments `(a, b, rope slot)` with their collider lists
@@ -133,7 +149,7 @@ impl<S: Space> Spans<'_, S> {
     pub(crate) fn gather(&mut self) {
         let mut scratch = core::mem::take(&mut *self.edge);
         core::mem::swap(&mut scratch.now, &mut scratch.last);
-        let EdgeScratch { now: es, last, seg_of, built } = &mut scratch;
+        let EdgeScratch { now: es, last, seg_of, built, cands, .. } = &mut scratch;
         es.clear();
         // Last step's lists are this step's for a span whose two ends kept their contact
         // anchors with their pairs and candidate lists (see "Contact anchors" in the
@@ -153,7 +169,6 @@ impl<S: Space> Spans<'_, S> {
             for (i, &(a, _, _)) in last.segs.iter().enumerate() {
                 seg_of[a as usize] = i as u32;
             }
-            let mut cands = Vec::new();
             let any_moving = self.colliders.values().any(|c| c.is_moving());
             for (h, r) in self.ropes.iter() {
                 if r.sleep.sleeping || !r.edge_collisions || r.taut.active {
@@ -186,8 +201,8 @@ impl<S: Space> Spans<'_, S> {
                         }
                     }
                     cands.clear();
-                    self.bounded_candidates_of(a, &mut cands);
-                    self.bounded_candidates_of(b, &mut cands);
+                    self.bounded_candidates_of(a, cands);
+                    self.bounded_candidates_of(b, cands);
                     if cands.is_empty() {
                         continue;
                     }
@@ -195,7 +210,7 @@ impl<S: Space> Spans<'_, S> {
                     cands.dedup();
                     es.segs.push((w[0], w[1], h.index));
                     es.start.push(es.items.len() as u32);
-                    es.items.extend_from_slice(&cands);
+                    es.items.extend_from_slice(cands);
                     // The span between its ends' contact anchors, which their reaches are
                     // measured from (see "Contact anchors" in the world's module docs).
                     let (xa, xb) = (self.anchors.pos[a], self.anchors.pos[b]);
@@ -205,7 +220,7 @@ impl<S: Space> Spans<'_, S> {
                     let reuse2 = self.plane_reuse2(a).min(self.plane_reuse2(b));
                     let reuse = if reuse2 > RealOf::<S>::ZERO { reuse2.sqrt() } else { RealOf::<S>::ZERO };
                     es.reuse2.push(reuse2);
-                    for &bi in &cands {
+                    for &bi in cands.iter() {
                         let slot = self.broad_phase.bounded[bi as usize].0;
                         let (clear, plane) = match self.colliders.values[slot as usize].as_ref() {
                             Some(col) if !col.is_moving() => {
@@ -276,6 +291,8 @@ impl<S: Space> Spans<'_, S> {
     pub(crate) fn detect(&mut self, f1: RealOf<S>) {
         let mut out = core::mem::take(&mut *self.edge_contacts);
         out.clear();
+        let mut left = core::mem::take(&mut self.edge.left);
+        left.clear();
         let es = &self.edge.now;
         let ps = &self.particles;
         // The substep's start as a fraction of the step (for moving colliders).
@@ -290,11 +307,11 @@ impl<S: Space> Spans<'_, S> {
         let ropes = &self.ropes.values[..];
         if moved.len() < ps.pos.len() {
             *self.edge_contacts = out;
+            self.edge.left = left;
             return; // no colliders: contact detection left no reaches
         }
         // Particles that left the region their candidates were gathered for this substep
         // (a hard yank): their spans are queried afresh below, like the particles.
-        let mut left = Vec::new();
         if !self.contact.left.is_empty() {
             left.resize(ps.pos.len(), false);
             for &k in &self.contact.left {
@@ -348,6 +365,7 @@ impl<S: Space> Spans<'_, S> {
             self.requery_spans(&left, (f0, f1), &mut out);
         }
         *self.edge_contacts = out;
+        self.edge.left = left;
     }
 
     /// The swept test of span `a–b` of rope `r` against the broad phase's bounded entry
@@ -422,7 +440,10 @@ impl<S: Space> Spans<'_, S> {
     /// them tested only against the candidates gathered where the step began.
     fn requery_spans(&mut self, left: &[bool], (f0, f1): (RealOf<S>, RealOf<S>), out: &mut Vec<EdgeContact<S>>) {
         let ps = &self.particles;
-        let mut spans = Vec::new();
+        let mut bufs = core::mem::take(&mut self.edge.requery);
+        let RequeryBufs { spans, seg, found, cands } = &mut bufs;
+        spans.clear();
+        seg.clear();
         for (h, r) in self.ropes.iter() {
             if r.sleep.sleeping || !r.edge_collisions || r.taut.active {
                 continue;
@@ -436,20 +457,18 @@ impl<S: Space> Spans<'_, S> {
             }
         }
         // Where each gathered span sits in this step's lists.
-        let mut seg = Vec::new();
         if !spans.is_empty() {
             seg.resize(self.particles.pos.len(), u32::MAX);
             for (i, &(a, _, _)) in self.edge.now.segs.iter().enumerate() {
                 seg[a as usize] = i as u32;
             }
         }
-        let (mut found, mut cands) = (Vec::new(), Vec::new());
-        for (a, b, rope_slot) in spans {
+        for &(a, b, rope_slot) in spans.iter() {
             let Some(radius) = self.ropes.values[rope_slot as usize].as_ref().map(|r| r.radius) else { continue };
             let q = self.span_swept_box(a as usize, b as usize, radius);
-            self.broad_phase.query::<RealOf<S>>(&q, &mut found);
+            self.broad_phase.query::<RealOf<S>>(&q, found);
             cands.clear();
-            cands.extend_from_slice(&found);
+            cands.extend_from_slice(found);
             // The span's gathered items too (all of them: with an end gone, no plane).
             let es = &self.edge.now;
             let i = seg[a as usize] as usize;
@@ -459,10 +478,11 @@ impl<S: Space> Spans<'_, S> {
             cands.sort_unstable();
             cands.dedup();
             let Some(r) = self.ropes.values[rope_slot as usize].as_ref() else { continue };
-            for &bi in &cands {
+            for &bi in cands.iter() {
                 self.test_span(a as usize, b as usize, r, bi, (f0, f1), out);
             }
         }
+        self.edge.requery = bufs;
     }
 
     /// Whether particle slot `k` kept its contact anchor and, with it, its pairs and

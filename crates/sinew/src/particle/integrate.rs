@@ -48,6 +48,12 @@ impl<S: Space> Prediction<S> {
         self.dynamic_colliding.clear();
         self.asleep.clear();
         self.released.clear();
+        // Room for every slot in each list up front: a step whose lists reach a new length
+        // (a body falling asleep particle by particle) allocates nothing.
+        self.kinematic.reserve(n);
+        self.dynamic_colliding.reserve(n);
+        self.asleep.reserve(n);
+        self.released.reserve(n);
         for k in 0..n {
             let flags = ps.flags[k];
             let dynamic = (flags & (ALIVE | KINEMATIC) == ALIVE) & !self.sleeping[k];

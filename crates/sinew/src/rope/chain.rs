@@ -92,6 +92,9 @@ pub(crate) struct ChainScratch<S: Space> {
     pub(crate) held: super::overstretch::Held<RealOf<S>>,
     /// The world's gravity (`rope::overstretch` weighs a stretch it holds straight).
     pub(crate) gravity: VecOf<S>,
+    /// `rope::solve`'s piecewise fallback: each particle's slot, motion this substep and
+    /// end position (kept for its capacity).
+    pub(crate) pieces: Vec<(usize, VecOf<S>, VecOf<S>)>,
 }
 
 // The per-link passes below index equal-length slices (`&a[..m]`, `&b[1..=m]`): with the

@@ -330,7 +330,8 @@ fn solve_in_pieces<S: Space>(
     let (zero, half) = (RealOf::<S>::ZERO, RealOf::<S>::HALF);
     // Each particle's motion this substep: from `prev` to the driven target, or `h·v`.
     let mut worst = zero;
-    let mut moves = Vec::with_capacity(r.idx.len());
+    let mut moves = core::mem::take(&mut scratch.pieces);
+    moves.clear();
     for (i, &k) in r.idx.iter().enumerate() {
         let k = k as usize;
         let d = if ps.flags[k] & KINEMATIC != 0 {
@@ -374,6 +375,7 @@ fn solve_in_pieces<S: Space>(
         let (ok, steps) = newton(r, ps, scratch, ctx, tolerance, fresh && j == step);
         (coarse, spent, failed) = (ok, spent + steps, failed + u32::from(!ok));
     }
+    scratch.pieces = moves;
     coarse
 }
 
