@@ -48,7 +48,7 @@ use crate::world::World;
 use super::FightSpace;
 use super::impact::{ImpactDef, impact};
 use super::moves::{Effector, MoveDef, TargetZone, default_moves};
-use super::stop::{colliding_bones, stop_at_body};
+use super::stop::{Bone, Chain, chain_tolerance, colliding_bones, stop_at_body, stop_chain};
 use super::strike::{AimDef, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, sweep_capsule};
 
 /// Where a fighter's moves come from.
@@ -260,12 +260,23 @@ struct Fighter<S: FightSpace> {
     torso_radius: RealOf<S>,
     /// The rig's colliding bones (node indices) with their end radii: what a strike's
     /// effector stops against (see `fight/stop.rs`).
-    bones: Vec<([u32; 2], [RealOf<S>; 2])>,
+    bones: Vec<Bone<RealOf<S>>>,
+    /// Per bone of `bones`: the drive part it belongs to (`u32::MAX`: none) and whether
+    /// it is an arm's (a touch there is a block).
+    bone_parts: Vec<(u32, bool)>,
+    /// Per limb (as `limbs`): its colliding bones, what [`stop_chain`] keeps out of the
+    /// opponent.
+    chains: [Vec<Bone<RealOf<S>>>; 4],
+    /// The limb whose end the bout made kinematic for a strike (`None`: none). Only that
+    /// particle is released when the strike ends: one pinned or grabbed by someone else
+    /// is left alone.
+    pinned: Option<u32>,
 }
 
 saved_state!(impl[S: FightSpace] Fighter<S> {
     nodes, drive, facing, home, hold, hold_at, script, script_pos, random, rng, current, frame, aim, striking,
     struck, prev_end, prev_vel, damage, ko_threshold, state, limbs, head, head_radius, torso_radius, bones,
+    bone_parts, chains, pinned,
 });
 
 /// The fighters of a bout and their shared settings: a [`Controller`] (see the module docs).
@@ -402,6 +413,8 @@ impl<S: FightSpace> Bout<S> {
             )?;
             let hand = doll.nodes()[limbs[0].end as usize];
             let at = world.particles().position(hand).unwrap_or(home);
+            let bones = colliding_bones(&rig)?;
+            let (bone_parts, chains) = bone_tables(world, drive, doll.nodes(), &bones, &limbs)?;
             out.push(Fighter {
                 nodes: doll.nodes().to_vec(),
                 drive,
@@ -427,7 +440,10 @@ impl<S: FightSpace> Bout<S> {
                 head,
                 head_radius: rig.nodes[head[0] as usize].radius,
                 torso_radius: rig.nodes[chest as usize].radius + RealOf::<S>::from_ratio(3, 100),
-                bones: colliding_bones(&rig)?,
+                bones,
+                bone_parts,
+                chains,
+                pinned: None,
             });
         }
         Ok(world.add_controller(Bout { def, fighters: out, aim_rng: FightRng::new(seed), frame: 0, hits: Vec::new() }))
@@ -497,6 +513,53 @@ fn opponent<S: FightSpace>(world: &World<S>, fs: &[Fighter<S>], i: usize) -> usi
         }
     }
     best.0
+}
+
+/// The drive part of each bone and whether it is an arm's; the colliding bones of each
+/// limb (those of its upper and lower parts, `upper_arm_*`/`forearm_*` or
+/// `thigh_*`/`shin_*`; without such parts, the bones among its three joints).
+#[allow(clippy::type_complexity)]
+fn bone_tables<S: FightSpace>(
+    world: &World<S>,
+    drive: PoseDriveHandle<S>,
+    nodes: &[ParticleHandle],
+    bones: &[Bone<RealOf<S>>],
+    limbs: &[LimbNodes<RealOf<S>>; 4],
+) -> Result<(Vec<(u32, bool)>, [Vec<Bone<RealOf<S>>>; 4]), SinewError> {
+    let d = world.controller(drive)?;
+    let handle = |k: u32| nodes[k as usize];
+    let count = (0..).take_while(|&k| d.part_name(k).is_some()).count();
+    let mut parts = Vec::with_capacity(bones.len());
+    for &([a, b], _) in bones {
+        let (ha, hb) = (handle(a), handle(b));
+        let mut found = (u32::MAX, false);
+        for k in 0..count {
+            let ns = d.part_nodes(k)?;
+            if ns.contains(&ha) && ns.contains(&hb) {
+                let name = d.part_name(k).unwrap_or("");
+                let arm = name.starts_with("forearm_") || name.starts_with("upper_arm_");
+                found = (u32::try_from(k).map_err(|_| bad("drive", "too many parts"))?, arm);
+                break;
+            }
+        }
+        parts.push(found);
+    }
+    let mut chains: [Vec<Bone<RealOf<S>>>; 4] = Default::default();
+    for (i, limb) in limbs.iter().enumerate() {
+        let side = if i % 2 == 0 { "l" } else { "r" };
+        let names = if i < 2 { ["upper_arm_", "forearm_"] } else { ["thigh_", "shin_"] };
+        let mut set: Vec<ParticleHandle> = Vec::new();
+        for n in names {
+            if let Some(k) = d.part_index(&format!("{n}{side}")) {
+                set.extend_from_slice(d.part_nodes(k)?);
+            }
+        }
+        if set.is_empty() {
+            set = [limb.root, limb.mid, limb.end].iter().map(|&k| handle(k)).collect();
+        }
+        chains[i] = bones.iter().copied().filter(|([a, b], _)| set.contains(&handle(*a)) && set.contains(&handle(*b))).collect();
+    }
+    Ok((parts, chains))
 }
 
 /// A strike's goal (effector centre), the outward normal there, and the head frame when
@@ -604,6 +667,11 @@ impl<S: FightSpace> BoutHandle<S> {
         for i in 0..bout.fighters.len() {
             self.act(world, bout, i, dt)?;
         }
+        if bout.def.collide == Some(true) {
+            for i in 0..bout.fighters.len() {
+                settle(world, bout, i)?;
+            }
+        }
         let ends: Vec<VecOf<S>> = bout.fighters.iter().map(|f| f.prev_end).collect();
         world.step(dt)?;
         for (i, &from) in ends.iter().enumerate() {
@@ -629,7 +697,7 @@ impl<S: FightSpace> BoutHandle<S> {
             if let Some(h) = f.hold.take() {
                 world.remove_attachment(h)?;
             }
-            release(world, f, limb_end(f))?;
+            release(world, f)?;
             f.damage = zero;
             return Ok(());
         }
@@ -643,7 +711,7 @@ impl<S: FightSpace> BoutHandle<S> {
         // Next move.
         let done = bout.def.moves.get(f.current as usize).is_none_or(|m| f.frame >= frames(m.duration(), dt));
         if done {
-            release(world, f, limb_end(f))?;
+            release(world, f)?;
             let n = u32::try_from(bout.def.moves.len()).unwrap_or(u32::MAX);
             f.current = if f.random {
                 let pick = |r: &mut FightRng| r.below(n);
@@ -688,11 +756,26 @@ impl<S: FightSpace> BoutHandle<S> {
         let eh = f.nodes[limb.end as usize];
         f.prev_end = world.particles().position(eh).unwrap_or(f.prev_end);
         let (k0, k1) = (frames(s.from, dt), frames(s.to, dt));
-        let active = phase == DrivePhase::Driven && f.frame > k0 && f.frame <= k1 + 1 && !f.struck;
+        // A fighter reeling from a heavy hit (`Recovering`, strength on the envelope)
+        // still strikes once its hit reaction has played: only a knock-out stops it.
+        let driven = matches!(phase, DrivePhase::Driven | DrivePhase::Recovering);
+        let active = driven && f.frame > k0 && f.frame <= k1 + 1 && !f.struck;
         if !active {
             if f.striking {
-                release(world, f, eh)?;
+                release(world, f)?;
             }
+            return Ok(());
+        }
+        let li = u32::try_from(limb_of(s.effector)).unwrap_or(0);
+        let ps = world.particles();
+        if f.pinned != Some(li) && ps.is_kinematic(eh) || f.pinned == Some(li) && ps.target[eh.index()].is_some() {
+            // Someone else holds the effector (pinned or grabbed before the strike, or
+            // given a target this frame): the strike gives it up and never releases it.
+            if f.pinned == Some(li) {
+                f.pinned = None;
+            }
+            f.striking = false;
+            f.struck = true;
             return Ok(());
         }
         let fo = &bout.fighters[o];
@@ -711,12 +794,36 @@ impl<S: FightSpace> BoutHandle<S> {
         let (dir, d) = (end - x).normalize_and_length();
         let step = if via == goal { s.speed * dt } else { (s.speed * dt).min(d) };
         let mut to = x + dir * step;
+        // The follow-through ends at the limb's full length: a kinematic effector beyond it
+        // would drag the fighter's shoulder (or hip) and body after it through the bones.
+        let (reach_dir, reach) = (to - root).normalize_and_length();
+        if reach > limb.l1 + limb.l2 {
+            to = root + reach_dir * (limb.l1 + limb.l2);
+        }
         if bout.def.collide == Some(true) {
-            let fo = &bout.fighters[o];
+            let (f, fo) = (&bout.fighters[i], &bout.fighters[o]);
             to = stop_at_body(world.particles(), &fo.nodes, &fo.bones, x, to, limb.radius);
+            let chain = Chain {
+                nodes: &f.nodes,
+                joints: [limb.root, limb.mid, limb.end],
+                lengths: [limb.l1, limb.l2],
+                bones: &f.chains[li as usize],
+                bend: down,
+            };
+            let (stop, now) = stop_chain(world.particles(), &chain, &fo.nodes, &fo.bones, x, to);
+            if now > chain_tolerance::<RealOf<S>>() * RealOf::<S>::TWO {
+                // The limb is already deep in the opponent (it moved into the limb): the
+                // strike ends and the effector is let go, so the body contacts can part them.
+                let f = &mut bout.fighters[i];
+                f.struck = true;
+                return release(world, f);
+            }
+            to = stop;
         }
         world.particles_mut().set_kinematic_target(eh, to)?;
-        bout.fighters[i].striking = true;
+        let f = &mut bout.fighters[i];
+        f.striking = true;
+        f.pinned = Some(li);
         Ok(())
     }
 
@@ -756,6 +863,15 @@ impl<S: FightSpace> BoutHandle<S> {
         }
         if let Some(pi) = name("chest") {
             caps.push((pi, q(fo.head[2]), q(fo.head[1]), fo.torso_radius, false));
+        }
+        if bout.def.collide == Some(true) {
+            // Colliding bodies: the strike stops at the first bone it meets (`stop.rs`), so
+            // every bone is a target (an arm's blocks), at the radius the stop uses.
+            for (&([a, b], [ra, rb]), &(pi, block)) in fo.bones.iter().zip(&fo.bone_parts) {
+                if pi != u32::MAX {
+                    caps.push((pi, q(a), q(b), ra.min(rb), block));
+                }
+            }
         }
         let mut first: Option<FirstTouch<S>> = None;
         for (pi, a, b, r, block) in caps {
@@ -821,7 +937,7 @@ impl<S: FightSpace> BoutHandle<S> {
         let f = &mut bout.fighters[i];
         f.struck = true;
         f.prev_vel = v;
-        release(world, f, eh)?;
+        release(world, f)?;
         let fo = &mut bout.fighters[o];
         fo.damage += if blocked { imp.impulse * RealOf::<S>::from_ratio(1, 4) } else { imp.impulse };
         if fo.damage >= fo.ko_threshold {
@@ -829,7 +945,7 @@ impl<S: FightSpace> BoutHandle<S> {
         } else if !blocked {
             if let Some(k) = bout.def.moves.iter().position(|m| m.name == "hit_react") {
                 let fo = &mut bout.fighters[o];
-                release(world, fo, limb_end(fo))?;
+                release(world, fo)?;
                 fo.current = u32::try_from(k).unwrap_or(0);
                 fo.frame = 0;
                 fo.striking = false;
@@ -840,16 +956,36 @@ impl<S: FightSpace> BoutHandle<S> {
     }
 }
 
-/// The effector a fighter may be holding kinematic: its current strike's (or the left hand).
-fn limb_end<S: FightSpace>(f: &Fighter<S>) -> ParticleHandle {
-    f.nodes[f.limbs[0].end as usize]
+/// Checks fighter `i`'s strike of this frame again, now that every fighter has its target
+/// (see `fight/stop.rs`): shortened if its limb would meet the opponent's striking limb.
+fn settle<S: FightSpace>(world: &mut World<S>, bout: &Bout<S>, i: usize) -> Result<(), SinewError> {
+    let f = &bout.fighters[i];
+    let Some(li) = f.pinned else { return Ok(()) };
+    let limb = f.limbs[li as usize];
+    let eh = f.nodes[limb.end as usize];
+    let ps = world.particles();
+    let (Some(to), x) = (ps.target[eh.index()], ps.pos[eh.index()]) else { return Ok(()) };
+    let fo = &bout.fighters[opponent(world, &bout.fighters, i)];
+    let chain = Chain {
+        nodes: &f.nodes,
+        joints: [limb.root, limb.mid, limb.end],
+        lengths: [limb.l1, limb.l2],
+        bones: &f.chains[li as usize],
+        bend: f.facing * RealOf::<S>::from_ratio(-1, 1),
+    };
+    let (stop, _) = stop_chain(ps, &chain, &fo.nodes, &fo.bones, x, to);
+    if stop != to {
+        world.particles_mut().set_kinematic_target(eh, stop)?;
+    }
+    Ok(())
 }
 
-/// Releases every limb end held kinematic (moving with the body's drift, i.e. at rest).
-fn release<S: FightSpace>(world: &mut World<S>, f: &mut Fighter<S>, _hint: ParticleHandle) -> Result<(), SinewError> {
-    for l in f.limbs {
-        let h = f.nodes[l.end as usize];
-        if world.particles().inverse_mass(h) == Some(RealOf::<S>::ZERO) && f.striking {
+/// Lets go of the effector the bout made kinematic for a strike (it keeps the body's
+/// drift: at rest), and only that one: a particle someone else pinned or grabbed stays held.
+fn release<S: FightSpace>(world: &mut World<S>, f: &mut Fighter<S>) -> Result<(), SinewError> {
+    if let Some(l) = f.pinned.take() {
+        let h = f.nodes[f.limbs[l as usize].end as usize];
+        if world.particles().is_kinematic(h) {
             world.particles_mut().release(h, VecOf::<S>::ZERO, RealOf::<S>::ONE)?;
         }
     }

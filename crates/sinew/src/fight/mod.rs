@@ -37,7 +37,7 @@ pub use fighter::{Bout, BoutDef, BoutHandle, FighterDef, FighterState, HitEvent,
 pub use impact::{Impact, ImpactDef, impact};
 pub use moves::{Effector, MoveDef, TargetZone, default_moves};
 pub use strike::{
-    AimDef, AimDistribution, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, segment_closest, sweep_capsule,
+    AimDef, AimDistribution, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, sweep_capsule,
 };
 
 use crate::math::{Quat, Real, Rotation, Vector, Vector2, Vector3};
