@@ -36,8 +36,11 @@ const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
 /// `pump_here`.
 const GOLDEN_BRACHIATION_2D: u64 = 0x4e8d_0602_c048_2643;
 /// Two 2D fighters after 1000 frames; re-recorded when the bout's settings gained `collide`
-/// (hashed; the 2D trajectory is unchanged, fighters in 2D do not collide by default).
-const GOLDEN_FIGHTERS_2D: u64 = 0x90dd_bf78_2879_afc3;
+/// (hashed; the 2D trajectory is unchanged, fighters in 2D do not collide by default), and
+/// again when fighters began to strike while recovering from a heavy hit, a strike's
+/// follow-through ended at the limb's length and the bout's state gained the bone tables
+/// and the pinned/lent effectors (issue 22's bout criteria).
+const GOLDEN_FIGHTERS_2D: u64 = 0x5b74_aea1_a3c9_c8cc;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {

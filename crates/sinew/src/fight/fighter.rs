@@ -18,20 +18,30 @@
 //! 2. **moves**: when a move ends the next comes from the fighter's script (cycled) or is
 //!    drawn by its [`FightRng`]; each part's target is the move's sagittal angle at the
 //!    move's time ([`moves`](super::moves)); the hold's target moves forward by the lunge;
-//! 3. **strikes**: in the strike window, once the aim (drawn at the move's start,
-//!    [`strike`](super::strike)) is within the limb's reach, the effector is driven by
-//!    two-bone IK as a kinematic target at the strike's speed — when the bodies collide
-//!    ([`BoutDef::collide`]) the target stops 5 mm into the first bone of the opponent the
-//!    effector's sphere meets on its way (`fight/stop.rs`), so a kinematic fist
-//!    cannot drive through a guard or a torso;
+//! 3. **strikes**: in the strike window (while `Driven`, or `Recovering` once the hit
+//!    reaction has played: a staggered fighter still hits back), once the aim (drawn at
+//!    the move's start, [`strike`](super::strike)) is within the limb's reach, the
+//!    effector is driven by two-bone IK as a kinematic target at the strike's speed, its
+//!    follow-through ending at the limb's full length (further, the kinematic effector
+//!    would drag the body after it). When the bodies collide ([`BoutDef::collide`]) the
+//!    target stops 5 mm into the first bone of the opponent the effector's sphere meets on
+//!    its way, and the step is shortened so that no bone of the striking limb — upper arm
+//!    and elbow included, which the effector drags along — is predicted more than 5 mm into
+//!    the opponent; once every fighter has aimed, each strike is checked again against the
+//!    others' targets (`fight/stop.rs`). The bout drives only an effector that nobody else
+//!    holds, and releases only the one it pinned: a fist pinned or grabbed by the game
+//!    skips its strikes, and one grabbed during a strike is handed over (the bout frees it
+//!    on the first frame its holder no longer drives it);
 //! 4. the world steps;
 //! 5. **hits**: each striking effector's sphere is swept along its motion of the frame
 //!    against the opponent's forearms (a guard in the way blocks), head and torso
-//!    capsules; the first touch is a hit: the [impact model](mod@super::impact) gives its
-//!    impulse `J` and force, [`PoseDriveHandle::hit`] applies `−n̂·J` at the point, the
-//!    effector is released, and the hit is reported ([`HitEvent`]). Unblocked hits add `J`
-//!    to the target's damage (blocked ones `J/4`); at `ko_threshold` it is knocked out
-//!    (damage resets when it is up again).
+//!    capsules, and, when the bodies collide, every bone of the opponent (the strike
+//!    stopped at the first one; a touch on an arm is a block); the first touch is a hit:
+//!    the [impact model](mod@super::impact) gives its impulse `J` and force,
+//!    [`PoseDriveHandle::hit`] applies `−n̂·J` at the point, the effector is released,
+//!    and the hit is reported ([`HitEvent`]). Unblocked hits add `J` to the target's
+//!    damage (blocked ones `J/4`); at `ko_threshold` it is knocked out (damage resets
+//!    when it is up again).
 
 use crate::SinewError;
 use crate::constraint::{AttachmentDef, AttachmentHandle};
@@ -46,10 +56,13 @@ use crate::state::{SavedState, StateHasher, saved_state};
 use crate::world::World;
 
 use super::FightSpace;
-use super::impact::{ImpactDef, impact};
+use super::impact::ImpactDef;
 use super::moves::{Effector, MoveDef, TargetZone, default_moves};
 use super::stop::{Bone, Chain, chain_tolerance, colliding_bones, stop_at_body, stop_chain};
-use super::strike::{AimDef, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, sweep_capsule};
+use super::strike::{AimDef, AimPoint, FightRng, HeadFrame, aim_ik, approach};
+
+mod hits;
+use hits::bone_tables;
 
 /// Where a fighter's moves come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -271,12 +284,16 @@ struct Fighter<S: FightSpace> {
     /// particle is released when the strike ends: one pinned or grabbed by someone else
     /// is left alone.
     pinned: Option<u32>,
+    /// The limb whose end the bout had pinned and someone took over during the strike
+    /// (gave it a target): the bout lets it go on the first frame the holder does not
+    /// drive it (released or no longer moved), since the holder's grab saw it pinned.
+    lent: Option<u32>,
 }
 
 saved_state!(impl[S: FightSpace] Fighter<S> {
     nodes, drive, facing, home, hold, hold_at, script, script_pos, random, rng, current, frame, aim, striking,
     struck, prev_end, prev_vel, damage, ko_threshold, state, limbs, head, head_radius, torso_radius, bones,
-    bone_parts, chains, pinned,
+    bone_parts, chains, pinned, lent,
 });
 
 /// The fighters of a bout and their shared settings: a [`Controller`] (see the module docs).
@@ -444,6 +461,7 @@ impl<S: FightSpace> Bout<S> {
                 bone_parts,
                 chains,
                 pinned: None,
+                lent: None,
             });
         }
         Ok(world.add_controller(Bout { def, fighters: out, aim_rng: FightRng::new(seed), frame: 0, hits: Vec::new() }))
@@ -515,65 +533,12 @@ fn opponent<S: FightSpace>(world: &World<S>, fs: &[Fighter<S>], i: usize) -> usi
     best.0
 }
 
-/// The drive part of each bone and whether it is an arm's; the colliding bones of each
-/// limb (those of its upper and lower parts, `upper_arm_*`/`forearm_*` or
-/// `thigh_*`/`shin_*`; without such parts, the bones among its three joints).
-#[allow(clippy::type_complexity)]
-fn bone_tables<S: FightSpace>(
-    world: &World<S>,
-    drive: PoseDriveHandle<S>,
-    nodes: &[ParticleHandle],
-    bones: &[Bone<RealOf<S>>],
-    limbs: &[LimbNodes<RealOf<S>>; 4],
-) -> Result<(Vec<(u32, bool)>, [Vec<Bone<RealOf<S>>>; 4]), SinewError> {
-    let d = world.controller(drive)?;
-    let handle = |k: u32| nodes[k as usize];
-    let count = (0..).take_while(|&k| d.part_name(k).is_some()).count();
-    let mut parts = Vec::with_capacity(bones.len());
-    for &([a, b], _) in bones {
-        let (ha, hb) = (handle(a), handle(b));
-        let mut found = (u32::MAX, false);
-        for k in 0..count {
-            let ns = d.part_nodes(k)?;
-            if ns.contains(&ha) && ns.contains(&hb) {
-                let name = d.part_name(k).unwrap_or("");
-                let arm = name.starts_with("forearm_") || name.starts_with("upper_arm_");
-                found = (u32::try_from(k).map_err(|_| bad("drive", "too many parts"))?, arm);
-                break;
-            }
-        }
-        parts.push(found);
-    }
-    let mut chains: [Vec<Bone<RealOf<S>>>; 4] = Default::default();
-    for (i, limb) in limbs.iter().enumerate() {
-        let side = if i % 2 == 0 { "l" } else { "r" };
-        let names = if i < 2 { ["upper_arm_", "forearm_"] } else { ["thigh_", "shin_"] };
-        let mut set: Vec<ParticleHandle> = Vec::new();
-        for n in names {
-            if let Some(k) = d.part_index(&format!("{n}{side}")) {
-                set.extend_from_slice(d.part_nodes(k)?);
-            }
-        }
-        if set.is_empty() {
-            set = [limb.root, limb.mid, limb.end].iter().map(|&k| handle(k)).collect();
-        }
-        chains[i] = bones.iter().copied().filter(|([a, b], _)| set.contains(&handle(*a)) && set.contains(&handle(*b))).collect();
-    }
-    Ok((parts, chains))
-}
-
 /// A strike's goal (effector centre), the outward normal there, and the head frame when
 /// aimed at a head.
 type Goal<S> = (VecOf<S>, VecOf<S>, Option<HeadFrame<VecOf<S>>>);
 
 /// A bout's hits of a frame.
 pub type Hits<S> = Vec<HitEvent<RealOf<S>, VecOf<S>>>;
-
-/// A capsule of the opponent: drive part, segment ends, radius, whether it blocks.
-type Capsule<S> = (u32, VecOf<S>, VecOf<S>, RealOf<S>, bool);
-
-/// The first touch: where, the part, whether blocked.
-type FirstTouch<S> = (SweepHit<RealOf<S>, VecOf<S>>, u32, bool);
 
 /// The goal of a strike of fighter `f` on fighter `o` (effector centre) and the head
 /// frame when aimed at a head.
@@ -675,7 +640,7 @@ impl<S: FightSpace> BoutHandle<S> {
         let ends: Vec<VecOf<S>> = bout.fighters.iter().map(|f| f.prev_end).collect();
         world.step(dt)?;
         for (i, &from) in ends.iter().enumerate() {
-            self.detect(world, bout, i, from, dt)?;
+            hits::detect(world, bout, i, from, dt)?;
         }
         bout.frame += 1;
         Ok(bout.hits.clone())
@@ -685,6 +650,7 @@ impl<S: FightSpace> BoutHandle<S> {
         let zero = RealOf::<S>::ZERO;
         let o = opponent(world, &bout.fighters, i);
         let f = &mut bout.fighters[i];
+        take_back(world, f)?;
         let phase = world.controller(f.drive)?.phase();
         let pelvis = f.nodes[f.head[2] as usize];
         f.state = match phase {
@@ -773,6 +739,7 @@ impl<S: FightSpace> BoutHandle<S> {
             // given a target this frame): the strike gives it up and never releases it.
             if f.pinned == Some(li) {
                 f.pinned = None;
+                f.lent = Some(li);
             }
             f.striking = false;
             f.struck = true;
@@ -826,134 +793,6 @@ impl<S: FightSpace> BoutHandle<S> {
         f.pinned = Some(li);
         Ok(())
     }
-
-    fn detect(
-        self,
-        world: &mut World<S>,
-        bout: &mut Bout<S>,
-        i: usize,
-        from: VecOf<S>,
-        dt: RealOf<S>,
-    ) -> Result<(), SinewError> {
-        let f = &bout.fighters[i];
-        if !f.striking || f.struck {
-            return Ok(());
-        }
-        let Some(m) = bout.def.moves.get(f.current as usize) else { return Ok(()) };
-        let Some(s) = m.strike else { return Ok(()) };
-        let o = opponent(world, &bout.fighters, i);
-        let limb = f.limbs[limb_of(s.effector)];
-        let ps = world.particles();
-        let eh = f.nodes[limb.end as usize];
-        let to = ps.pos[eh.index()];
-        let fo = &bout.fighters[o];
-        let q = |k: u32| ps.pos[fo.nodes[k as usize].index()];
-        let od = world.controller(fo.drive)?;
-        let name = |n: &str| od.part_index(n).and_then(|k| u32::try_from(k).ok());
-        // Capsules: forearms (blocks), head, torso.
-        let mut caps: Vec<Capsule<S>> = Vec::new();
-        for (k, part) in [(0usize, "forearm_l"), (1, "forearm_r")] {
-            let l = fo.limbs[k];
-            if let Some(pi) = name(part) {
-                caps.push((pi, q(l.mid), q(l.end), l.radius, true));
-            }
-        }
-        if let Some(pi) = name("head") {
-            caps.push((pi, q(fo.head[1]), q(fo.head[0]), fo.head_radius, false));
-        }
-        if let Some(pi) = name("chest") {
-            caps.push((pi, q(fo.head[2]), q(fo.head[1]), fo.torso_radius, false));
-        }
-        if bout.def.collide == Some(true) {
-            // Colliding bodies: the strike stops at the first bone it meets (`stop.rs`), so
-            // every bone is a target (an arm's blocks), at the radius the stop uses.
-            for (&([a, b], [ra, rb]), &(pi, block)) in fo.bones.iter().zip(&fo.bone_parts) {
-                if pi != u32::MAX {
-                    caps.push((pi, q(a), q(b), ra.min(rb), block));
-                }
-            }
-        }
-        let mut first: Option<FirstTouch<S>> = None;
-        for (pi, a, b, r, block) in caps {
-            if let Some(h) = sweep_capsule(from, to, limb.radius, a, b, r) {
-                if first.as_ref().is_none_or(|(g, _, _)| h.t < g.t) {
-                    first = Some((h, pi, block));
-                }
-            }
-        }
-        let v = (to - from) / dt;
-        let Some((hit, part, blocked)) = first else {
-            bout.fighters[i].prev_vel = v;
-            return Ok(());
-        };
-        // Impact.
-        let nodes = od.part_nodes(part as usize)?.to_vec();
-        let mass = |hs: &[ParticleHandle]| hs.iter().fold(RealOf::<S>::ZERO, |acc, h| acc + ps.mass[h.index()]);
-        let mut vt = VecOf::<S>::ZERO;
-        for h in &nodes {
-            vt += ps.vel[h.index()];
-        }
-        vt = vt / RealOf::<S>::from_i32(i32::try_from(nodes.len().max(1)).unwrap_or(1));
-        let fd = world.controller(f.drive)?;
-        let lower = if s.effector.is_hand() { "forearm_" } else { "shin_" };
-        let lower = format!("{lower}{}", s.effector.side());
-        let striker = fd.part_index(&lower).and_then(|k| fd.part_nodes(k).ok()).map_or(RealOf::<S>::ONE, mass);
-        let struck = mass(&nodes);
-        let n = hit.normal;
-        let speed = -(v - vt).dot(n);
-        let accel = -((v - f.prev_vel) / dt).dot(n);
-        let imp = impact(&bout.def.impact, striker, struck, speed, accel, s.area, s.impulse)?;
-        if !(imp.impulse > RealOf::<S>::ZERO) {
-            // A touch without approach (the target moving away as fast): no blow.
-            bout.fighters[i].prev_vel = v;
-            return Ok(());
-        }
-        let (mut aim, mut along, mut miss) = (f.aim.along, RealOf::<S>::ZERO, RealOf::<S>::ZERO);
-        if s.zone == TargetZone::Head && !blocked {
-            if let Some((_, _, Some(hf))) = strike_goal(world, &bout.def, f, fo, s.zone, &limb, dt) {
-                let p = hf.point(f.aim);
-                along = hf.along(hit.point);
-                miss = (hit.point - p).length();
-            }
-        } else {
-            aim = RealOf::<S>::ZERO;
-        }
-        let target_drive = fo.drive;
-        target_drive.hit(world, part as usize, hit.point, n * (-imp.impulse))?;
-        bout.hits.push(HitEvent {
-            attacker: u32::try_from(i).unwrap_or(u32::MAX),
-            target: u32::try_from(o).unwrap_or(u32::MAX),
-            part,
-            zone: s.zone,
-            blocked,
-            point: hit.point,
-            impulse: imp.impulse,
-            force: imp.force,
-            speed,
-            aim,
-            along,
-            miss,
-        });
-        let f = &mut bout.fighters[i];
-        f.struck = true;
-        f.prev_vel = v;
-        release(world, f)?;
-        let fo = &mut bout.fighters[o];
-        fo.damage += if blocked { imp.impulse * RealOf::<S>::from_ratio(1, 4) } else { imp.impulse };
-        if fo.damage >= fo.ko_threshold {
-            fo.drive.knock_out(world)?;
-        } else if !blocked {
-            if let Some(k) = bout.def.moves.iter().position(|m| m.name == "hit_react") {
-                let fo = &mut bout.fighters[o];
-                release(world, fo)?;
-                fo.current = u32::try_from(k).unwrap_or(0);
-                fo.frame = 0;
-                fo.striking = false;
-                fo.struck = false;
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Checks fighter `i`'s strike of this frame again, now that every fighter has its target
@@ -976,6 +815,21 @@ fn settle<S: FightSpace>(world: &mut World<S>, bout: &Bout<S>, i: usize) -> Resu
     let (stop, _) = stop_chain(ps, &chain, &fo.nodes, &fo.bones, x, to);
     if stop != to {
         world.particles_mut().set_kinematic_target(eh, stop)?;
+    }
+    Ok(())
+}
+
+/// Lets go of an effector the bout had lent (see `Fighter::lent`) once its holder no
+/// longer drives it.
+fn take_back<S: FightSpace>(world: &mut World<S>, f: &mut Fighter<S>) -> Result<(), SinewError> {
+    let Some(l) = f.lent else { return Ok(()) };
+    let h = f.nodes[f.limbs[l as usize].end as usize];
+    let ps = world.particles();
+    if !ps.is_kinematic(h) {
+        f.lent = None;
+    } else if ps.target[h.index()].is_none() {
+        world.particles_mut().release(h, VecOf::<S>::ZERO, RealOf::<S>::ONE)?;
+        f.lent = None;
     }
     Ok(())
 }

@@ -481,7 +481,6 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(impact(&ImpactDef::default(), -1.0, 1.0, 1.0, 0.0, 0.005, None).is_err());
 }
 
-
 #[test]
 fn a_strike_never_releases_a_hand_someone_else_holds() {
     // Fighter 0 throws jabs (left hand) in a loop. Its left hand is grabbed hard (a user's
@@ -492,8 +491,13 @@ fn a_strike_never_releases_a_hand_someone_else_holds() {
         let mut world = World::<Space3<f64>>::new(WorldDef::default()).unwrap();
         world.add_collider(&ColliderDef::new(Shape::half_space(Vector3::new(0.0, 1.0, 0.0), 0.0).unwrap())).unwrap();
         let rig = presets::humanoid3d::<f64>();
-        let a = FighterDef::new(rig.clone(), humanoid3d_parts(), Vector3::new(-0.29, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0))
-            .moves(MoveList::Scripted(vec!["jab".into(), "stance".into()]));
+        let a = FighterDef::new(
+            rig.clone(),
+            humanoid3d_parts(),
+            Vector3::new(-0.29, 0.0, 0.0),
+            Vector3::new(1.0, 0.0, 0.0),
+        )
+        .moves(MoveList::Scripted(vec!["jab".into(), "stance".into()]));
         let b = FighterDef::new(rig, humanoid3d_parts(), Vector3::new(0.29, 0.0, 0.0), Vector3::new(-1.0, 0.0, 0.0))
             .moves(MoveList::Scripted(vec!["guard".into()]));
         let h = Bout::add(&mut world, &[a, b], BoutDef::default(), 3).unwrap();
@@ -523,14 +527,16 @@ fn a_strike_never_releases_a_hand_someone_else_holds() {
         assert!((ps.position(right).unwrap() - pinned_at).length() < 1e-9, "the pinned hand moved");
     }
     assert!(jabs >= 2, "{jabs} jabs: the strike's end was not crossed");
-    // The user lets go: the hand is free again, and the bout strikes with it once more.
+    // The user and the game let go: the hands are free again, and the bout strikes with
+    // the left once more.
     grab.release(&mut world).unwrap();
+    world.particles_mut().release(right, Vector3::ZERO, 1.0).unwrap();
     assert!(!world.particles().is_kinematic(left));
-    let mut struck = false;
-    for _ in 0..120 {
-        struck |= !h.step(&mut world, dt).unwrap().is_empty();
+    let mut struck = 0;
+    for _ in 0..240 {
+        struck += h.step(&mut world, dt).unwrap().iter().filter(|e| e.attacker == 0).count();
     }
-    assert!(struck, "the freed hand never landed a jab");
+    assert!(struck > 0, "the freed hand never landed a jab");
     // Grabbed in the middle of a strike (the bout holds it kinematic): the bout hands it
     // over and does not let it go when the strike ends.
     let mut frames = 0;
@@ -548,4 +554,9 @@ fn a_strike_never_releases_a_hand_someone_else_holds() {
         assert!(ps.is_kinematic(left), "the bout let go of a hand grabbed during its strike");
         assert!((ps.position(left).unwrap() - held_at).length() < 1e-9, "the bout moved the grabbed hand");
     }
+    // Let go (the grab saw the hand pinned, so it leaves it pinned): the bout, which had
+    // pinned it, frees it on the first frame nobody drives it.
+    grab.release(&mut world).unwrap();
+    h.step(&mut world, dt).unwrap();
+    assert!(!world.particles().is_kinematic(left), "the hand stayed pinned after the grab let go");
 }
