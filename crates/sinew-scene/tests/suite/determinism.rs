@@ -42,9 +42,12 @@ const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
 const GOLDEN_BRACHIATION_2D: u64 = 0xae4e_9420_b3e6_7840;
 /// Two 2D fighters after 1000 frames; re-recorded when the bout's settings gained `collide`
 /// (hashed; the 2D trajectory is unchanged, fighters in 2D do not collide by default), and
-/// again when the fighters' pose drives came to be solved once per step
-/// (`PoseDriveDef::substep_interval`, hashed; a new trajectory).
-const GOLDEN_FIGHTERS_2D: u64 = 0xf0ed_7c62_45f1_5cbc;
+/// again when the pose drive gained `PoseDriveDef::substep_interval` (hashed; the fighters
+/// keep 1, every substep), and again when fighters
+/// began to strike while recovering from a heavy hit, a strike's follow-through ended at
+/// the limb's length and the bout's state gained the bone tables and the pinned/lent
+/// effectors (issue 22's bout criteria).
+const GOLDEN_FIGHTERS_2D: u64 = 0x4a32_fc13_48ed_d33d;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {

@@ -18,20 +18,30 @@
 //! 2. **moves**: when a move ends the next comes from the fighter's script (cycled) or is
 //!    drawn by its [`FightRng`]; each part's target is the move's sagittal angle at the
 //!    move's time ([`moves`](super::moves)); the hold's target moves forward by the lunge;
-//! 3. **strikes**: in the strike window, once the aim (drawn at the move's start,
-//!    [`strike`](super::strike)) is within the limb's reach, the effector is driven by
-//!    two-bone IK as a kinematic target at the strike's speed — when the bodies collide
-//!    ([`BoutDef::collide`]) the target stops 5 mm into the first bone of the opponent the
-//!    effector's sphere meets on its way (`fight/stop.rs`), so a kinematic fist
-//!    cannot drive through a guard or a torso;
+//! 3. **strikes**: in the strike window (while `Driven`, or `Recovering` once the hit
+//!    reaction has played: a staggered fighter still hits back), once the aim (drawn at
+//!    the move's start, [`strike`](super::strike)) is within the limb's reach, the
+//!    effector is driven by two-bone IK as a kinematic target at the strike's speed, its
+//!    follow-through ending at the limb's full length (further, the kinematic effector
+//!    would drag the body after it). When the bodies collide ([`BoutDef::collide`]) the
+//!    target stops 5 mm into the first bone of the opponent the effector's sphere meets on
+//!    its way, and the step is shortened so that no bone of the striking limb — upper arm
+//!    and elbow included, which the effector drags along — is predicted more than 5 mm into
+//!    the opponent; once every fighter has aimed, each strike is checked again against the
+//!    others' targets (`fight/stop.rs`). The bout drives only an effector that nobody else
+//!    holds, and releases only the one it pinned: a fist pinned or grabbed by the game
+//!    skips its strikes, and one grabbed during a strike is handed over (the bout frees it
+//!    on the first frame its holder no longer drives it);
 //! 4. the world steps;
 //! 5. **hits**: each striking effector's sphere is swept along its motion of the frame
 //!    against the opponent's forearms (a guard in the way blocks), head and torso
-//!    capsules; the first touch is a hit: the [impact model](mod@super::impact) gives its
-//!    impulse `J` and force, [`PoseDriveHandle::hit`] applies `−n̂·J` at the point, the
-//!    effector is released, and the hit is reported ([`HitEvent`]). Unblocked hits add `J`
-//!    to the target's damage (blocked ones `J/4`); at `ko_threshold` it is knocked out
-//!    (damage resets when it is up again).
+//!    capsules, and, when the bodies collide, every bone of the opponent (the strike
+//!    stopped at the first one; a touch on an arm is a block); the first touch is a hit:
+//!    the [impact model](mod@super::impact) gives its impulse `J` and force,
+//!    [`PoseDriveHandle::hit`] applies `−n̂·J` at the point, the effector is released,
+//!    and the hit is reported ([`HitEvent`]). Unblocked hits add `J` to the target's
+//!    damage (blocked ones `J/4`); at `ko_threshold` it is knocked out (damage resets
+//!    when it is up again).
 
 use crate::SinewError;
 use crate::constraint::{AttachmentDef, AttachmentHandle};
@@ -46,10 +56,22 @@ use crate::state::{SavedState, StateHasher, saved_state};
 use crate::world::World;
 
 use super::FightSpace;
-use super::impact::{ImpactDef, impact};
+use super::impact::ImpactDef;
 use super::moves::{Effector, MoveDef, TargetZone, default_moves};
-use super::stop::{colliding_bones, stop_at_body};
-use super::strike::{AimDef, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, sweep_capsule};
+use super::stop::{Bone, Chain, chain_tolerance, colliding_bones, stop_at_body, stop_chain};
+use super::strike::{AimDef, AimPoint, FightRng, HeadFrame, aim_ik, approach};
+
+mod hits;
+use hits::bone_tables;
+
+/// Substeps per solve of a fighter's pose drive (see [`PoseDriveDef::substep_interval`]):
+/// every substep. Solving it less often is the largest saving on a fighter's frame (once a
+/// step: the drive from 60 % of a frame to 12 %), but the striking-limb check
+/// ([`super::stop`]) predicts a strike's pose against the opponent as the drives leave it,
+/// and with coarser drives that prediction failed: over 100 seeded 3D bouts one bout sank
+/// 2.6 cm (once a step) or 10 cm (every 4 substeps) into the other, against at most 8.2 mm
+/// over 200 bouts with the drive every substep (2026-12-06).
+pub const FIGHTER_DRIVE_INTERVAL: u32 = 1;
 
 /// Where a fighter's moves come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -260,12 +282,27 @@ struct Fighter<S: FightSpace> {
     torso_radius: RealOf<S>,
     /// The rig's colliding bones (node indices) with their end radii: what a strike's
     /// effector stops against (see `fight/stop.rs`).
-    bones: Vec<([u32; 2], [RealOf<S>; 2])>,
+    bones: Vec<Bone<RealOf<S>>>,
+    /// Per bone of `bones`: the drive part it belongs to (`u32::MAX`: none) and whether
+    /// it is an arm's (a touch there is a block).
+    bone_parts: Vec<(u32, bool)>,
+    /// Per limb (as `limbs`): its colliding bones, what [`stop_chain`] keeps out of the
+    /// opponent.
+    chains: [Vec<Bone<RealOf<S>>>; 4],
+    /// The limb whose end the bout made kinematic for a strike (`None`: none). Only that
+    /// particle is released when the strike ends: one pinned or grabbed by someone else
+    /// is left alone.
+    pinned: Option<u32>,
+    /// The limb whose end the bout had pinned and someone took over during the strike
+    /// (gave it a target): the bout lets it go on the first frame the holder does not
+    /// drive it (released or no longer moved), since the holder's grab saw it pinned.
+    lent: Option<u32>,
 }
 
 saved_state!(impl[S: FightSpace] Fighter<S> {
     nodes, drive, facing, home, hold, hold_at, script, script_pos, random, rng, current, frame, aim, striking,
     struck, prev_end, prev_vel, damage, ko_threshold, state, limbs, head, head_radius, torso_radius, bones,
+    bone_parts, chains, pinned, lent,
 });
 
 /// The fighters of a bout and their shared settings: a [`Controller`] (see the module docs).
@@ -352,10 +389,8 @@ impl<S: FightSpace> Bout<S> {
             let parts: Vec<DrivePartDef<RealOf<S>>> = f.parts.iter().cloned().map(|p| p.gains(f.gains)).collect();
             let doll = Ragdoll::spawn(world, &rig, f.origin, one, VecOf::<S>::ZERO)?;
             let reaction = HitReactionDef::default().knockout_impulse(None);
-            // The drive solved once per step (its impulse for the whole step at the first
-            // substep; `PoseDriveDef::substep_interval`): an eighth of its cost at 8
-            // substeps, the fighters' largest, with the bouts' behaviour kept (issue 22).
-            let drive_def = PoseDriveDef::default().reaction(reaction).substep_interval(u32::MAX);
+            // The drive solved every substep (`FIGHTER_DRIVE_INTERVAL`).
+            let drive_def = PoseDriveDef::default().reaction(reaction).substep_interval(FIGHTER_DRIVE_INTERVAL);
             let drive = PoseDrive::add(world, &rig, doll.nodes(), &parts, &drive_def)?;
             let limb = |root: &[&str], mid: &[&str], end: &[&str]| -> Result<LimbNodes<RealOf<S>>, SinewError> {
                 let (r, m, e) = (idx(&names, root)?, idx(&names, mid)?, idx(&names, end)?);
@@ -406,6 +441,8 @@ impl<S: FightSpace> Bout<S> {
             )?;
             let hand = doll.nodes()[limbs[0].end as usize];
             let at = world.particles().position(hand).unwrap_or(home);
+            let bones = colliding_bones(&rig)?;
+            let (bone_parts, chains) = bone_tables(world, drive, doll.nodes(), &bones, &limbs)?;
             out.push(Fighter {
                 nodes: doll.nodes().to_vec(),
                 drive,
@@ -431,7 +468,11 @@ impl<S: FightSpace> Bout<S> {
                 head,
                 head_radius: rig.nodes[head[0] as usize].radius,
                 torso_radius: rig.nodes[chest as usize].radius + RealOf::<S>::from_ratio(3, 100),
-                bones: colliding_bones(&rig)?,
+                bones,
+                bone_parts,
+                chains,
+                pinned: None,
+                lent: None,
             });
         }
         Ok(world.add_controller(Bout { def, fighters: out, aim_rng: FightRng::new(seed), frame: 0, hits: Vec::new() }))
@@ -511,12 +552,6 @@ type Goal<S> = (VecOf<S>, VecOf<S>, Option<HeadFrame<VecOf<S>>>);
 
 /// A bout's hits of a frame.
 pub type Hits<S> = Vec<HitEvent<RealOf<S>, VecOf<S>>>;
-
-/// A capsule of the opponent: drive part, segment ends, radius, whether it blocks.
-type Capsule<S> = (u32, VecOf<S>, VecOf<S>, RealOf<S>, bool);
-
-/// The first touch: where, the part, whether blocked.
-type FirstTouch<S> = (SweepHit<RealOf<S>, VecOf<S>>, u32, bool);
 
 /// The goal of a strike of fighter `f` on fighter `o` (effector centre) and the head
 /// frame when aimed at a head.
@@ -610,10 +645,15 @@ impl<S: FightSpace> BoutHandle<S> {
         for i in 0..bout.fighters.len() {
             self.act(world, bout, i, dt)?;
         }
+        if bout.def.collide == Some(true) {
+            for i in 0..bout.fighters.len() {
+                settle(world, bout, i)?;
+            }
+        }
         let ends: Vec<VecOf<S>> = bout.fighters.iter().map(|f| f.prev_end).collect();
         world.step(dt)?;
         for (i, &from) in ends.iter().enumerate() {
-            self.detect(world, bout, i, from, dt)?;
+            hits::detect(world, bout, i, from, dt)?;
         }
         bout.frame += 1;
         Ok(bout.hits.clone())
@@ -623,6 +663,7 @@ impl<S: FightSpace> BoutHandle<S> {
         let zero = RealOf::<S>::ZERO;
         let o = opponent(world, &bout.fighters, i);
         let f = &mut bout.fighters[i];
+        take_back(world, f)?;
         let phase = world.controller(f.drive)?.phase();
         let pelvis = f.nodes[f.head[2] as usize];
         f.state = match phase {
@@ -635,7 +676,7 @@ impl<S: FightSpace> BoutHandle<S> {
             if let Some(h) = f.hold.take() {
                 world.remove_attachment(h)?;
             }
-            release(world, f, limb_end(f))?;
+            release(world, f)?;
             f.damage = zero;
             return Ok(());
         }
@@ -649,7 +690,7 @@ impl<S: FightSpace> BoutHandle<S> {
         // Next move.
         let done = bout.def.moves.get(f.current as usize).is_none_or(|m| f.frame >= frames(m.duration(), dt));
         if done {
-            release(world, f, limb_end(f))?;
+            release(world, f)?;
             let n = u32::try_from(bout.def.moves.len()).unwrap_or(u32::MAX);
             f.current = if f.random {
                 let pick = |r: &mut FightRng| r.below(n);
@@ -694,11 +735,27 @@ impl<S: FightSpace> BoutHandle<S> {
         let eh = f.nodes[limb.end as usize];
         f.prev_end = world.particles().position(eh).unwrap_or(f.prev_end);
         let (k0, k1) = (frames(s.from, dt), frames(s.to, dt));
-        let active = phase == DrivePhase::Driven && f.frame > k0 && f.frame <= k1 + 1 && !f.struck;
+        // A fighter reeling from a heavy hit (`Recovering`, strength on the envelope)
+        // still strikes once its hit reaction has played: only a knock-out stops it.
+        let driven = matches!(phase, DrivePhase::Driven | DrivePhase::Recovering);
+        let active = driven && f.frame > k0 && f.frame <= k1 + 1 && !f.struck;
         if !active {
             if f.striking {
-                release(world, f, eh)?;
+                release(world, f)?;
             }
+            return Ok(());
+        }
+        let li = u32::try_from(limb_of(s.effector)).unwrap_or(0);
+        let ps = world.particles();
+        if f.pinned != Some(li) && ps.is_kinematic(eh) || f.pinned == Some(li) && ps.target[eh.index()].is_some() {
+            // Someone else holds the effector (pinned or grabbed before the strike, or
+            // given a target this frame): the strike gives it up and never releases it.
+            if f.pinned == Some(li) {
+                f.pinned = None;
+                f.lent = Some(li);
+            }
+            f.striking = false;
+            f.struck = true;
             return Ok(());
         }
         let fo = &bout.fighters[o];
@@ -717,145 +774,85 @@ impl<S: FightSpace> BoutHandle<S> {
         let (dir, d) = (end - x).normalize_and_length();
         let step = if via == goal { s.speed * dt } else { (s.speed * dt).min(d) };
         let mut to = x + dir * step;
+        // The follow-through ends at the limb's full length: a kinematic effector beyond it
+        // would drag the fighter's shoulder (or hip) and body after it through the bones.
+        let (reach_dir, reach) = (to - root).normalize_and_length();
+        if reach > limb.l1 + limb.l2 {
+            to = root + reach_dir * (limb.l1 + limb.l2);
+        }
         if bout.def.collide == Some(true) {
-            let fo = &bout.fighters[o];
+            let (f, fo) = (&bout.fighters[i], &bout.fighters[o]);
             to = stop_at_body(world.particles(), &fo.nodes, &fo.bones, x, to, limb.radius);
+            let chain = Chain {
+                nodes: &f.nodes,
+                joints: [limb.root, limb.mid, limb.end],
+                lengths: [limb.l1, limb.l2],
+                bones: &f.chains[li as usize],
+                bend: down,
+            };
+            let (stop, now) = stop_chain(world.particles(), &chain, &fo.nodes, &fo.bones, x, to);
+            if now > chain_tolerance::<RealOf<S>>() * RealOf::<S>::TWO {
+                // The limb is already deep in the opponent (it moved into the limb): the
+                // strike ends and the effector is let go, so the body contacts can part them.
+                let f = &mut bout.fighters[i];
+                f.struck = true;
+                return release(world, f);
+            }
+            to = stop;
         }
         world.particles_mut().set_kinematic_target(eh, to)?;
-        bout.fighters[i].striking = true;
-        Ok(())
-    }
-
-    fn detect(
-        self,
-        world: &mut World<S>,
-        bout: &mut Bout<S>,
-        i: usize,
-        from: VecOf<S>,
-        dt: RealOf<S>,
-    ) -> Result<(), SinewError> {
-        let f = &bout.fighters[i];
-        if !f.striking || f.struck {
-            return Ok(());
-        }
-        let Some(m) = bout.def.moves.get(f.current as usize) else { return Ok(()) };
-        let Some(s) = m.strike else { return Ok(()) };
-        let o = opponent(world, &bout.fighters, i);
-        let limb = f.limbs[limb_of(s.effector)];
-        let ps = world.particles();
-        let eh = f.nodes[limb.end as usize];
-        let to = ps.pos[eh.index()];
-        let fo = &bout.fighters[o];
-        let q = |k: u32| ps.pos[fo.nodes[k as usize].index()];
-        let od = world.controller(fo.drive)?;
-        let name = |n: &str| od.part_index(n).and_then(|k| u32::try_from(k).ok());
-        // Capsules: forearms (blocks), head, torso.
-        let mut caps: Vec<Capsule<S>> = Vec::new();
-        for (k, part) in [(0usize, "forearm_l"), (1, "forearm_r")] {
-            let l = fo.limbs[k];
-            if let Some(pi) = name(part) {
-                caps.push((pi, q(l.mid), q(l.end), l.radius, true));
-            }
-        }
-        if let Some(pi) = name("head") {
-            caps.push((pi, q(fo.head[1]), q(fo.head[0]), fo.head_radius, false));
-        }
-        if let Some(pi) = name("chest") {
-            caps.push((pi, q(fo.head[2]), q(fo.head[1]), fo.torso_radius, false));
-        }
-        let mut first: Option<FirstTouch<S>> = None;
-        for (pi, a, b, r, block) in caps {
-            if let Some(h) = sweep_capsule(from, to, limb.radius, a, b, r) {
-                if first.as_ref().is_none_or(|(g, _, _)| h.t < g.t) {
-                    first = Some((h, pi, block));
-                }
-            }
-        }
-        let v = (to - from) / dt;
-        let Some((hit, part, blocked)) = first else {
-            bout.fighters[i].prev_vel = v;
-            return Ok(());
-        };
-        // Impact.
-        let nodes = od.part_nodes(part as usize)?.to_vec();
-        let mass = |hs: &[ParticleHandle]| hs.iter().fold(RealOf::<S>::ZERO, |acc, h| acc + ps.mass[h.index()]);
-        let mut vt = VecOf::<S>::ZERO;
-        for h in &nodes {
-            vt += ps.vel[h.index()];
-        }
-        vt = vt / RealOf::<S>::from_i32(i32::try_from(nodes.len().max(1)).unwrap_or(1));
-        let fd = world.controller(f.drive)?;
-        let lower = if s.effector.is_hand() { "forearm_" } else { "shin_" };
-        let lower = format!("{lower}{}", s.effector.side());
-        let striker = fd.part_index(&lower).and_then(|k| fd.part_nodes(k).ok()).map_or(RealOf::<S>::ONE, mass);
-        let struck = mass(&nodes);
-        let n = hit.normal;
-        let speed = -(v - vt).dot(n);
-        let accel = -((v - f.prev_vel) / dt).dot(n);
-        let imp = impact(&bout.def.impact, striker, struck, speed, accel, s.area, s.impulse)?;
-        if !(imp.impulse > RealOf::<S>::ZERO) {
-            // A touch without approach (the target moving away as fast): no blow.
-            bout.fighters[i].prev_vel = v;
-            return Ok(());
-        }
-        let (mut aim, mut along, mut miss) = (f.aim.along, RealOf::<S>::ZERO, RealOf::<S>::ZERO);
-        if s.zone == TargetZone::Head && !blocked {
-            if let Some((_, _, Some(hf))) = strike_goal(world, &bout.def, f, fo, s.zone, &limb, dt) {
-                let p = hf.point(f.aim);
-                along = hf.along(hit.point);
-                miss = (hit.point - p).length();
-            }
-        } else {
-            aim = RealOf::<S>::ZERO;
-        }
-        let target_drive = fo.drive;
-        target_drive.hit(world, part as usize, hit.point, n * (-imp.impulse))?;
-        bout.hits.push(HitEvent {
-            attacker: u32::try_from(i).unwrap_or(u32::MAX),
-            target: u32::try_from(o).unwrap_or(u32::MAX),
-            part,
-            zone: s.zone,
-            blocked,
-            point: hit.point,
-            impulse: imp.impulse,
-            force: imp.force,
-            speed,
-            aim,
-            along,
-            miss,
-        });
         let f = &mut bout.fighters[i];
-        f.struck = true;
-        f.prev_vel = v;
-        release(world, f, eh)?;
-        let fo = &mut bout.fighters[o];
-        fo.damage += if blocked { imp.impulse * RealOf::<S>::from_ratio(1, 4) } else { imp.impulse };
-        if fo.damage >= fo.ko_threshold {
-            fo.drive.knock_out(world)?;
-        } else if !blocked {
-            if let Some(k) = bout.def.moves.iter().position(|m| m.name == "hit_react") {
-                let fo = &mut bout.fighters[o];
-                release(world, fo, limb_end(fo))?;
-                fo.current = u32::try_from(k).unwrap_or(0);
-                fo.frame = 0;
-                fo.striking = false;
-                fo.struck = false;
-            }
-        }
+        f.striking = true;
+        f.pinned = Some(li);
         Ok(())
     }
 }
 
-/// The effector a fighter may be holding kinematic: its current strike's (or the left hand).
-fn limb_end<S: FightSpace>(f: &Fighter<S>) -> ParticleHandle {
-    f.nodes[f.limbs[0].end as usize]
+/// Checks fighter `i`'s strike of this frame again, now that every fighter has its target
+/// (see `fight/stop.rs`): shortened if its limb would meet the opponent's striking limb.
+fn settle<S: FightSpace>(world: &mut World<S>, bout: &Bout<S>, i: usize) -> Result<(), SinewError> {
+    let f = &bout.fighters[i];
+    let Some(li) = f.pinned else { return Ok(()) };
+    let limb = f.limbs[li as usize];
+    let eh = f.nodes[limb.end as usize];
+    let ps = world.particles();
+    let (Some(to), x) = (ps.target[eh.index()], ps.pos[eh.index()]) else { return Ok(()) };
+    let fo = &bout.fighters[opponent(world, &bout.fighters, i)];
+    let chain = Chain {
+        nodes: &f.nodes,
+        joints: [limb.root, limb.mid, limb.end],
+        lengths: [limb.l1, limb.l2],
+        bones: &f.chains[li as usize],
+        bend: f.facing * RealOf::<S>::from_ratio(-1, 1),
+    };
+    let (stop, _) = stop_chain(ps, &chain, &fo.nodes, &fo.bones, x, to);
+    if stop != to {
+        world.particles_mut().set_kinematic_target(eh, stop)?;
+    }
+    Ok(())
 }
 
-/// Releases every limb end held kinematic (moving with the body's drift, i.e. at rest).
-fn release<S: FightSpace>(world: &mut World<S>, f: &mut Fighter<S>, _hint: ParticleHandle) -> Result<(), SinewError> {
-    for l in f.limbs {
-        let h = f.nodes[l.end as usize];
-        if world.particles().inverse_mass(h) == Some(RealOf::<S>::ZERO) && f.striking {
+/// Lets go of an effector the bout had lent (see `Fighter::lent`) once its holder no
+/// longer drives it.
+fn take_back<S: FightSpace>(world: &mut World<S>, f: &mut Fighter<S>) -> Result<(), SinewError> {
+    let Some(l) = f.lent else { return Ok(()) };
+    let h = f.nodes[f.limbs[l as usize].end as usize];
+    let ps = world.particles();
+    if !ps.is_kinematic(h) {
+        f.lent = None;
+    } else if ps.target[h.index()].is_none() {
+        world.particles_mut().release(h, VecOf::<S>::ZERO, RealOf::<S>::ONE)?;
+        f.lent = None;
+    }
+    Ok(())
+}
+
+/// Lets go of the effector the bout made kinematic for a strike (it keeps the body's
+/// drift: at rest), and only that one: a particle someone else pinned or grabbed stays held.
+fn release<S: FightSpace>(world: &mut World<S>, f: &mut Fighter<S>) -> Result<(), SinewError> {
+    if let Some(l) = f.pinned.take() {
+        let h = f.nodes[f.limbs[l as usize].end as usize];
+        if world.particles().is_kinematic(h) {
             world.particles_mut().release(h, VecOf::<S>::ZERO, RealOf::<S>::ONE)?;
         }
     }

@@ -36,9 +36,7 @@ pub mod strike;
 pub use fighter::{Bout, BoutDef, BoutHandle, FighterDef, FighterState, HitEvent, Hits, MoveList};
 pub use impact::{Impact, ImpactDef, impact};
 pub use moves::{Effector, MoveDef, TargetZone, default_moves};
-pub use strike::{
-    AimDef, AimDistribution, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, segment_closest, sweep_capsule,
-};
+pub use strike::{AimDef, AimDistribution, AimPoint, FightRng, HeadFrame, SweepHit, aim_ik, approach, sweep_capsule};
 
 use crate::math::{Quat, Real, Rotation, Vector, Vector2, Vector3};
 use crate::ragdoll::{DriveSpace, RigDef, RigLimit};

@@ -57,6 +57,7 @@
 //! axis.
 
 use crate::SinewError;
+use crate::collider::closest_on_segment;
 use crate::ik::two_bone;
 use crate::math::{Real, Vector};
 use crate::state::{SavedState, StateHasher, saved_state};
@@ -350,13 +351,6 @@ pub fn aim_ik<R: Real, V: Vector<R>>(root: V, mid: V, goal: V, l1: R, l2: R, fal
     two_bone(root, dir, dist, bend, l1, l2)
 }
 
-/// The point of segment `ab` nearest `p`.
-pub fn segment_closest<R: Real, V: Vector<R>>(p: V, a: V, b: V) -> V {
-    let d = b - a;
-    let t = (p - a).dot(d).safe_div(d.length_squared(), R::ZERO).clamp(R::ZERO, R::ONE);
-    a + d * t
-}
-
 /// The first touch of a swept sphere on a capsule.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SweepHit<R, V> {
@@ -376,7 +370,7 @@ pub fn sweep_capsule<R: Real, V: Vector<R>>(from: V, to: V, rf: R, a: V, b: V, r
     let reach = r + rf;
     let inside = |t: R| {
         let x = from + (to - from) * t;
-        (x - segment_closest(x, a, b)).length_squared() <= reach * reach
+        (x - closest_on_segment(x, a, b).0).length_squared() <= reach * reach
     };
     let steps = 32;
     let (mut lo, mut hi) = (R::ZERO, None);
@@ -404,7 +398,7 @@ pub fn sweep_capsule<R: Real, V: Vector<R>>(from: V, to: V, rf: R, a: V, b: V, r
         }
     }
     let centre = from + (to - from) * hi;
-    let q = segment_closest(centre, a, b);
+    let (q, _) = closest_on_segment(centre, a, b);
     let mut normal = (centre - q).normalize_or_zero();
     if normal == V::ZERO {
         normal = (from - to).normalize_or_zero();
