@@ -67,7 +67,7 @@ use hits::bone_tables;
 /// Substeps per solve of a fighter's pose drive (see [`PoseDriveDef::substep_interval`]):
 /// every substep. Solving it less often is the largest saving on a fighter's frame (once a
 /// step: the drive from 60 % of a frame to 12 %), but the striking-limb check
-/// ([`super::stop`]) predicts a strike's pose against the opponent as the drives leave it,
+/// (`fight/stop.rs`) predicts a strike's pose against the opponent as the drives leave it,
 /// and with coarser drives that prediction failed: over 100 seeded 3D bouts one bout sank
 /// 2.6 cm (once a step) or 10 cm (every 4 substeps) into the other, against at most 8.2 mm
 /// over 200 bouts with the drive every substep (2026-12-06).
