@@ -659,7 +659,7 @@ impl<S: Space> TreeSolver<S> {
     /// Solves again the trees whose particles a contact pushed this substep (listed in
     /// [`pushed`](Self::pushed)), each pushed particle heavy along its normal, or in every
     /// direction if static friction holds it.
-    pub(crate) fn solve_after_contacts(&mut self, ps: &mut ParticleSet<S>) {
+    pub(crate) fn solve_after_contacts<P: Positions<S>>(&mut self, ps: &mut P) {
         let mut any = false;
         for &(k, normal, stick) in &self.pushed {
             let Some(&node) = self.node_of.get(k as usize) else { continue };

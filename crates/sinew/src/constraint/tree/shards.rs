@@ -97,19 +97,7 @@ impl<S: Space> Trees<S> {
     /// Solves every tree; `first`: the substep's first iteration. Shards side by side on
     /// the current rayon pool when there are several (and the `parallel` feature is on).
     pub(crate) fn solve(&mut self, ps: &mut ParticleSet<S>, first: bool) {
-        #[cfg(feature = "parallel")]
-        if self.shards.len() > 1 && rayon::current_num_threads() > 1 {
-            use rayon::prelude::*;
-            let shared = Shared::new(ps);
-            self.shards.par_iter_mut().for_each(|s| {
-                let mut view = shared;
-                s.solve(&mut view, first);
-            });
-            return;
-        }
-        for s in &mut self.shards {
-            s.solve(ps, first);
-        }
+        each_shard(&mut self.shards, ps, |s, view| s.solve(view, first), |s, ps| s.solve(ps, first));
     }
 
     /// Routes [`pushed`](Self::pushed) to the shards (in its order).
@@ -127,9 +115,21 @@ impl<S: Space> Trees<S> {
     /// Solves again the trees a contact pushed (see [`TreeSolver::solve_after_contacts`]).
     pub(crate) fn solve_after_contacts(&mut self, ps: &mut ParticleSet<S>) {
         self.route_pushed();
-        for s in self.shards.iter_mut().filter(|s| !s.pushed.is_empty()) {
-            s.solve_after_contacts(ps);
-        }
+        let struck = |s: &TreeSolver<S>| !s.pushed.is_empty();
+        each_shard(
+            &mut self.shards,
+            ps,
+            |s, view| {
+                if struck(s) {
+                    s.solve_after_contacts(view);
+                }
+            },
+            |s, ps| {
+                if struck(s) {
+                    s.solve_after_contacts(ps);
+                }
+            },
+        );
     }
 
     /// The velocity solve of restitution (see [`TreeSolver::solve_velocities`]).
@@ -183,6 +183,35 @@ impl<S: Space> Positions<S> for ParticleSet<S> {
     }
 }
 
+/// Runs `parallel` on every shard side by side with a shared view of the particles (when
+/// there are several shards, the pool has several threads and the `parallel` feature is
+/// on), else `serial` on each in order. Both must compute the same: they are one generic
+/// function called with either view.
+fn each_shard<S: Space>(
+    shards: &mut [TreeSolver<S>],
+    ps: &mut ParticleSet<S>,
+    #[cfg_attr(not(feature = "parallel"), allow(unused_variables))] parallel: impl Fn(
+        &mut TreeSolver<S>,
+        &mut Shared<'_, S>,
+    ) + Sync
+    + Send,
+    serial: impl Fn(&mut TreeSolver<S>, &mut ParticleSet<S>),
+) {
+    #[cfg(feature = "parallel")]
+    if shards.len() > 1 && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        let shared = Shared::new(ps);
+        shards.par_iter_mut().with_max_len(1).for_each(|s| {
+            let mut view = shared;
+            parallel(s, &mut view);
+        });
+        return;
+    }
+    for s in shards {
+        serial(s, ps);
+    }
+}
+
 /// A shard's view of the particles while shards are solved side by side: positions read
 /// and moved through a pointer shared by the threads.
 ///
@@ -194,32 +223,27 @@ impl<S: Space> Positions<S> for ParticleSet<S> {
 /// `pins_changed`), and the other particles a piece reads are its pinned ground, which no
 /// piece writes. The set itself is borrowed mutably for the whole parallel solve, so
 /// nothing else touches it meanwhile.
-#[cfg(feature = "parallel")]
-struct Shared<'a, S: Space> {
+pub(crate) struct Shared<'a, S: Space> {
     pos: *mut VecOf<S>,
     len: usize,
     inv_mass: &'a [RealOf<S>],
 }
 
-#[cfg(feature = "parallel")]
 impl<S: Space> Clone for Shared<'_, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-#[cfg(feature = "parallel")]
 impl<S: Space> Copy for Shared<'_, S> {}
 
 // SAFETY: see the type's docs: threads write disjoint elements, and read only elements
 // no thread writes or that they write themselves.
-#[cfg(feature = "parallel")]
 unsafe impl<S: Space> Send for Shared<'_, S> {}
 // SAFETY: as above.
-#[cfg(feature = "parallel")]
 unsafe impl<S: Space> Sync for Shared<'_, S> {}
 
-#[cfg(feature = "parallel")]
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 impl<'a, S: Space> Shared<'a, S> {
     fn new(ps: &'a mut ParticleSet<S>) -> Self {
         let len = ps.pos.len();
@@ -228,7 +252,6 @@ impl<'a, S: Space> Shared<'a, S> {
     }
 }
 
-#[cfg(feature = "parallel")]
 impl<S: Space> Positions<S> for Shared<'_, S> {
     #[inline]
     fn pos(&self, k: usize) -> VecOf<S> {
