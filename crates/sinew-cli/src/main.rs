@@ -82,7 +82,8 @@ enum Command {
         /// later, settled phase, e.g. `--skip 180 --frames 120` for frames 181–300.
         #[arg(long, default_value_t = 0)]
         skip: u64,
-        /// Skip the extra profiled run that splits a frame into its stages.
+        /// Skip the extra profiled run that splits a frame into its stages (never run
+        /// with `--worlds` above 1).
         #[arg(long)]
         no_stages: bool,
         /// Threads for the steps (default: one per core).
