@@ -249,8 +249,8 @@ fn output_is_always_json_a_non_finite_value_is_an_error_never_printed() {
 fn simulate_output_is_the_same_for_1_2_and_8_threads() {
     let p = scenes().join("bench_1000_ragdolls_2d.json");
     let run = |t: &str| {
-        let out = sinew().args(["simulate", p.to_str().unwrap(), "--frames", "30", "--every", "30", "--threads", t]);
-        let out = out.output().unwrap();
+        let args = ["simulate", p.to_str().unwrap(), "--frames", "30", "--every", "30", "--threads", t];
+        let out = sinew().args(args).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         out.stdout
     };
