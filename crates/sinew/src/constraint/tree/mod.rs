@@ -90,6 +90,11 @@
 //! on a surface along it, beyond what their friction allows (a chain bridging two boxes
 //! slid off them).
 //!
+//! **Threads.** Separate groups share no movable particle, so the world's plan is kept in
+//! shards of 16 groups, each a solver with its own buffers, solved side by side on rayon's
+//! threads with the `parallel` feature (`shards`): each group computes the same bits
+//! whichever thread solves it.
+//!
 //! **After contacts.** Contacts are projected after the bones, so a particle pushed out
 //! of a wall leaves its bones short for the substep. `TreeSolver::solve_after_contacts`
 //! solves the struck groups again with each pushed particle heavier along its contact
