@@ -1,11 +1,15 @@
 //! `sinew`: simulate, render and benchmark Sinew scene files.
 //!
 //! ```text
-//! sinew simulate SCENE [--frames N] [--every K]            JSON Lines, one per frame, on stdout
+//! sinew simulate SCENE [--frames N] [--every K] [--threads T]   JSON Lines, one per frame, on stdout
 //! sinew render SCENE --out FILE.png|FILE.gif [--frames N] [--show contacts,limits,...]
-//! sinew bench SCENE [--frames N] [--repeat R] [--skip K] [--no-stages]   time per frame, per particle-substep, per stage
+//! sinew bench SCENE [--frames N] [--repeat R] [--skip K] [--no-stages] [--threads T] [--worlds W]
+//!                                                           time per frame, per particle-substep, per stage
 //! sinew                                                     render the showcase scenes into ./out
 //! ```
+//!
+//! `--threads T` runs the steps in a pool of `T` threads (default: one per core); the
+//! results are the same whatever `T` (see `sinew::world` on threads).
 //!
 //! Every error is one line on stderr naming the file and the path of the offending value
 //! in it, with a non-zero exit status; the command never panics on bad input.
@@ -37,6 +41,9 @@ enum Command {
         /// Print only every K-th frame (and the last).
         #[arg(long, default_value_t = 1)]
         every: u64,
+        /// Threads for the steps (default: one per core); the output is the same for any.
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Run a scene and draw it to a PNG (last frame) or an animated GIF.
     Render {
@@ -75,9 +82,17 @@ enum Command {
         /// later, settled phase, e.g. `--skip 180 --frames 120` for frames 181–300.
         #[arg(long, default_value_t = 0)]
         skip: u64,
-        /// Skip the extra profiled run that splits a frame into its stages.
+        /// Skip the extra profiled run that splits a frame into its stages (never run
+        /// with `--worlds` above 1).
         #[arg(long)]
         no_stages: bool,
+        /// Threads for the steps (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Independent copies of the scene, stepped side by side (one task per copy) each
+        /// frame; the time is per frame of all of them.
+        #[arg(long, default_value_t = 1)]
+        worlds: usize,
     },
 }
 
@@ -99,7 +114,9 @@ enum Overlay {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Simulate { scene, frames, every }) => simulate(&scene, frames, every),
+        Some(Command::Simulate { scene, frames, every, threads }) => {
+            pool(threads).and_then(|p| p.install(|| simulate(&scene, frames, every)))
+        }
         Some(Command::Render { scene, out, frames, every, width, height, show }) => {
             let mut opts = render::RenderOptions {
                 width,
@@ -125,9 +142,8 @@ fn main() -> ExitCode {
                 })
                 .map(|msg| eprintln!("{msg}"))
         }
-        Some(Command::Bench { scene, frames, repeat, skip, no_stages }) => {
-            bench(&scene, frames.max(1), repeat.max(1), skip, !no_stages)
-        }
+        Some(Command::Bench { scene, frames, repeat, skip, no_stages, threads, worlds }) => pool(threads)
+            .and_then(|p| p.install(|| bench(&scene, (frames.max(1), repeat.max(1), skip), !no_stages, worlds))),
         None => showcase(),
     };
     match result {
@@ -136,6 +152,27 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The thread pool of `--threads` (`None`: one thread per core, or `RAYON_NUM_THREADS`).
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    if threads == Some(0) {
+        return Err("--threads must be at least 1".into());
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", threads.unwrap_or(0)))
+}
+
+/// Steps every copy once, side by side (one task each).
+fn step_copies(sims: &mut [Box<dyn Simulation>], path: &Path, f: u64) -> Result<(), String> {
+    use rayon::prelude::*;
+    let failed = sims.par_iter_mut().with_max_len(1).map(|sim| sim.step().err()).find_first(Option::is_some);
+    match failed.flatten() {
+        Some(e) => Err(format!("{}: frame {f}: {e}", path.display())),
+        None => Ok(()),
     }
 }
 
@@ -164,22 +201,29 @@ fn simulate(path: &Path, frames: u64, every: u64) -> Result<(), String> {
     out.flush().map_err(|e| format!("writing output: {e}"))
 }
 
-fn bench(path: &Path, frames: u64, repeat: u32, skip: u64, stages: bool) -> Result<(), String> {
+fn bench(path: &Path, (frames, repeat, skip): (u64, u32, u64), stages: bool, worlds: usize) -> Result<(), String> {
+    if worlds == 0 {
+        return Err("--worlds must be at least 1".into());
+    }
     let mut best = f64::MAX;
     let mut particles = 0;
     let mut substeps_note = String::new();
     for _ in 0..repeat {
-        let mut sim = load(path)?;
+        let mut sims = (0..worlds).map(|_| load(path)).collect::<Result<Vec<_>, _>>()?;
+        let step = |sims: &mut [Box<dyn Simulation>], f: u64| match sims {
+            [sim] => sim.step().map_err(|e| format!("{}: frame {f}: {e}", path.display())),
+            _ => step_copies(sims, path, f),
+        };
         for f in 1..=skip {
-            sim.step().map_err(|e| format!("{}: frame {f}: {e}", path.display()))?;
+            step(&mut sims, f)?;
         }
-        particles = sim.particle_count();
+        particles = sims.iter().map(|s| s.particle_count()).sum();
         let t = Instant::now();
         for f in skip + 1..=skip + frames {
-            sim.step().map_err(|e| format!("{}: frame {f}: {e}", path.display()))?;
+            step(&mut sims, f)?;
         }
         best = best.min(t.elapsed().as_secs_f64());
-        substeps_note = format!("{}D {}", sim.dim(), sim.numeric());
+        substeps_note = format!("{}D {}", sims[0].dim(), sims[0].numeric());
     }
     let per_frame = best / frames as f64;
     let substeps = scene_substeps(path);
@@ -188,13 +232,16 @@ fn bench(path: &Path, frames: u64, repeat: u32, skip: u64, stages: bool) -> Resu
     let mut stdout = std::io::stdout();
     let _ = writeln!(
         stdout,
-        "{}: {substeps_note}, {particles} particles, {substeps} substeps: {:.3} µs/frame, {:.2} ns/particle-substep (best of {repeat} × {frames} frames{})",
+        "{}{}: {substeps_note}, {particles} particles, {substeps} substeps, {} thread{}: {:.3} µs/frame, {:.2} ns/particle-substep (best of {repeat} × {frames} frames{})",
         path.display(),
+        if worlds > 1 { format!(" × {worlds} worlds") } else { String::new() },
+        rayon::current_num_threads(),
+        if rayon::current_num_threads() == 1 { "" } else { "s" },
         per_frame * 1e6,
         per_ps * 1e9,
         if skip > 0 { format!(" after {skip}") } else { String::new() }
     );
-    if !stages {
+    if !stages || worlds > 1 {
         return Ok(());
     }
     // One more run with the world's per-stage clock on (it reads the clock once per stage,

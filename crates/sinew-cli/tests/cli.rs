@@ -242,3 +242,45 @@ fn output_is_always_json_a_non_finite_value_is_an_error_never_printed() {
         serde_json::from_str::<serde_json::Value>(line).unwrap_or_else(|e| panic!("{e}: {line}"));
     }
 }
+
+/// `simulate --threads N`: the same output for any N (a ragdoll crowd large enough that
+/// its tree solves run in parallel shards), and `--threads 0` is an error.
+#[test]
+fn simulate_output_is_the_same_for_1_2_and_8_threads() {
+    let p = scenes().join("bench_1000_ragdolls_2d.json");
+    let run = |t: &str| {
+        let args = ["simulate", p.to_str().unwrap(), "--frames", "30", "--every", "30", "--threads", t];
+        let out = sinew().args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    let one = run("1");
+    assert!(one.len() > 1000);
+    assert_eq!(one, run("2"), "2 threads");
+    assert_eq!(one, run("8"), "8 threads");
+    let out = sinew().args(["simulate", p.to_str().unwrap(), "--threads", "0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--threads must be at least 1"));
+}
+
+/// `bench` reports its thread count, and `--worlds W` steps W copies (their particles
+/// counted together).
+#[test]
+fn bench_reports_threads_and_steps_copies_with_worlds() {
+    let p = scenes().join("pendulum_2d.json");
+    let bench = |extra: &[&str]| {
+        let out = sinew()
+            .args(["bench", p.to_str().unwrap(), "--frames", "3", "--repeat", "1", "--no-stages"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let one = bench(&["--threads", "1"]);
+    assert!(one.contains(", 1 thread:"), "{one}");
+    let four = bench(&["--threads", "2", "--worlds", "4"]);
+    assert!(four.contains(" × 4 worlds:") && four.contains(", 2 threads:"), "{four}");
+    let count = |t: &str| t.split(" particles").next().unwrap().rsplit(' ').next().unwrap().parse::<usize>().unwrap();
+    assert_eq!(count(&four), 4 * count(&one), "{one}{four}");
+}

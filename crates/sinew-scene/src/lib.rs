@@ -84,8 +84,9 @@ pub struct SceneRagdoll {
     pub bones: Vec<(usize, usize)>,
 }
 
-/// A running scene, whatever its dimension and number type.
-pub trait Simulation {
+/// A running scene, whatever its dimension and number type. `Send`, so that separate
+/// scenes can be stepped on separate threads (`sinew bench --worlds`).
+pub trait Simulation: Send {
     /// 2 or 3.
     fn dim(&self) -> usize;
     /// `"f32"`, `"f64"` or `"fixed"`.

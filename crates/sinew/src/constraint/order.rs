@@ -4,7 +4,7 @@
 
 use super::JointSpace as Space;
 use super::groups::{find, join};
-use super::tree::TreeSolver;
+use super::tree::Trees;
 use super::{Distance, JointLimit, LinkRows};
 use crate::arena::Arena;
 use crate::dim::RealOf;
@@ -56,7 +56,7 @@ pub(crate) struct ConstraintOrdering<S: Space> {
     /// is rigid (see [`LinkRows`]).
     pub link_rows: LinkRows<RealOf<S>>,
     /// The tree-shaped groups of rigid links, solved exactly (see [`super::tree`]).
-    pub trees: TreeSolver<S>,
+    pub trees: Trees<S>,
     /// Constraints were added or removed (or the order setting changed) since the build.
     pub dirty: bool,
 }
@@ -67,7 +67,7 @@ impl<S: Space> Default for ConstraintOrdering<S> {
             distances: Vec::new(),
             limits: Vec::new(),
             link_rows: LinkRows::default(),
-            trees: TreeSolver::default(),
+            trees: Trees::default(),
             dirty: false,
         }
     }

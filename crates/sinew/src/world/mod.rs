@@ -71,10 +71,12 @@ mod ropes;
 mod snapshot;
 pub(crate) mod state;
 mod step;
+mod threads;
 
 pub use def::WorldDef;
 pub use snapshot::Snapshot;
 pub use step::{StepProfile, StepReport};
+pub use threads::step_all;
 
 use crate::SinewError;
 use crate::collider::BroadPhase;

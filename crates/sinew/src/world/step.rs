@@ -133,7 +133,7 @@ impl Clock {
 
 /// The particles the substep's contacts pushed, for the trees' solves after contacts.
 fn fill_pushed<S: Space>(
-    trees: &mut crate::constraint::tree::TreeSolver<S>,
+    trees: &mut crate::constraint::tree::Trees<S>,
     ps: &crate::particle::ParticleSet<S>,
     contacts: &[crate::contact::Contact<S>],
 ) {

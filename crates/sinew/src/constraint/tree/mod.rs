@@ -90,6 +90,11 @@
 //! on a surface along it, beyond what their friction allows (a chain bridging two boxes
 //! slid off them).
 //!
+//! **Threads.** Separate groups share no movable particle, so the world's plan is kept in
+//! shards of 16 groups, each a solver with its own buffers, solved side by side on rayon's
+//! threads with the `parallel` feature (`shards`): each group computes the same bits
+//! whichever thread solves it.
+//!
 //! **After contacts.** Contacts are projected after the bones, so a particle pushed out
 //! of a wall leaves its bones short for the substep. `TreeSolver::solve_after_contacts`
 //! solves the struck groups again with each pushed particle heavier along its contact
@@ -107,7 +112,10 @@
 //! substeps, `humanoid3d` at 8.
 
 mod factor;
+mod shards;
 mod velocity;
+
+pub(crate) use shards::{Positions, Trees};
 
 use super::Distance;
 use super::blocks::Planner;
@@ -347,14 +355,20 @@ impl<S: Space> TreeSolver<S> {
     /// Builds the plan for the rigid links of `distances` (none when `enabled` is false);
     /// with `limited` (per particle slot: a joint limit acts on it), only for the groups
     /// that have a joint limit — ragdolls, not bare chains (see the module docs).
+    #[cfg(test)]
     pub(crate) fn build(
         &mut self,
         distances: &Arena<Distance<RealOf<S>>>,
         ps: &ParticleSet<S>,
-        (enabled, limited): (bool, Option<&[bool]>),
+        how: (bool, Option<&[bool]>),
     ) {
-        let zero = RealOf::<S>::ZERO;
-        let slots = ps.inv_mass.len();
+        let mut one = vec![core::mem::take(self)];
+        Self::build_shards(&mut one, usize::MAX, distances, ps, how);
+        *self = one.pop().unwrap_or_default();
+    }
+
+    /// Empties the plan (for `slots` particle slots and `distances` distance slots).
+    fn reset(&mut self, slots: usize, distances: usize) {
         self.pieces.clear();
         self.blocks.clear();
         self.members.clear();
@@ -365,8 +379,30 @@ impl<S: Space> TreeSolver<S> {
         self.node_of.clear();
         self.node_of.resize(slots, u32::MAX);
         self.in_tree.clear();
-        self.in_tree.resize(distances.values.len(), false);
+        self.in_tree.resize(distances, false);
+    }
+
+    /// Builds the plan for the rigid links of `distances` (none when `enabled` is false;
+    /// with `limited`, only the groups with a joint limit), into consecutive shards of at
+    /// most `per_shard` pieces each (the groups in the same order: shard `j` holds pieces
+    /// `j·per_shard..`). At least one shard is left; the first holds the watch list of
+    /// [`pins_changed`](Self::pins_changed), each its own pieces' `node_of` and `in_tree`.
+    pub(crate) fn build_shards(
+        shards: &mut Vec<Self>,
+        per_shard: usize,
+        distances: &Arena<Distance<RealOf<S>>>,
+        ps: &ParticleSet<S>,
+        (enabled, limited): (bool, Option<&[bool]>),
+    ) {
+        let zero = RealOf::<S>::ZERO;
+        let slots = ps.inv_mass.len();
+        shards.truncate(1);
+        if shards.is_empty() {
+            shards.push(Self::default());
+        }
+        shards[0].reset(slots, distances.values.len());
         if !enabled {
+            shards[0].finish_plan();
             return;
         }
         let pinned = |k: usize| ps.inv_mass.get(k).is_none_or(|&w| w == zero);
@@ -385,7 +421,7 @@ impl<S: Space> TreeSolver<S> {
             for k in [a, b] {
                 if !seen[k] {
                     seen[k] = true;
-                    self.watch.push((k as u32, pinned(k)));
+                    shards[0].watch.push((k as u32, pinned(k)));
                 }
             }
         }
@@ -432,8 +468,21 @@ impl<S: Space> TreeSolver<S> {
             }
             edges.clear();
             edges.extend(group.iter().map(|&i| links[i]));
-            self.add_piece(&mut planner, &edges, &pinned);
+            if shards.last().is_some_and(|s| s.pieces.len() >= per_shard) {
+                let mut next = Self::default();
+                next.reset(slots, distances.values.len());
+                shards.push(next);
+            }
+            if let Some(shard) = shards.last_mut() {
+                shard.add_piece(&mut planner, &edges, &pinned);
+            }
         }
+        shards.iter_mut().for_each(Self::finish_plan);
+    }
+
+    /// Sizes the solve's buffers for the planned nodes and rows.
+    fn finish_plan(&mut self) {
+        let zero = RealOf::<S>::ZERO;
         let nodes = self.node_slot.len();
         let rows = self.rows.len();
         let z = VecOf::<S>::ZERO;
@@ -581,22 +630,25 @@ impl<S: Space> TreeSolver<S> {
         }
     }
 
-    /// Marks the pieces that have a particle among `near` (the particles with a collider
-    /// within reach this step, from the contact gathering); the others are in flight.
-    pub(crate) fn mark_near(&mut self, near: impl Iterator<Item = u32>) {
+    /// No piece near a collider (before [`mark_near_one`](Self::mark_near_one)): the
+    /// pieces with a particle marked are near a collider this step (from the contact
+    /// gathering); the others are in flight.
+    pub(crate) fn clear_near(&mut self) {
         self.near.clear();
         self.near.resize(self.pieces.len(), false);
-        for k in near {
-            let Some(&node) = self.node_of.get(k as usize) else { continue };
-            if node != u32::MAX {
-                let piece = self.pieces.partition_point(|p| p.nodes.1 <= node);
-                self.near[piece] = true;
-            }
+    }
+
+    /// Marks the piece of particle slot `k` (if any) near a collider.
+    pub(crate) fn mark_near_one(&mut self, k: u32) {
+        let Some(&node) = self.node_of.get(k as usize) else { return };
+        if node != u32::MAX {
+            let piece = self.pieces.partition_point(|p| p.nodes.1 <= node);
+            self.near[piece] = true;
         }
     }
 
     /// Solves every tree; `first`: the substep's first iteration (multipliers restart).
-    pub(crate) fn solve(&mut self, ps: &mut ParticleSet<S>, first: bool) {
+    pub(crate) fn solve<P: Positions<S>>(&mut self, ps: &mut P, first: bool) {
         if first {
             self.lambda.iter_mut().for_each(|l| *l = RealOf::<S>::ZERO);
         }
@@ -612,7 +664,7 @@ impl<S: Space> TreeSolver<S> {
     /// Solves again the trees whose particles a contact pushed this substep (listed in
     /// [`pushed`](Self::pushed)), each pushed particle heavy along its normal, or in every
     /// direction if static friction holds it.
-    pub(crate) fn solve_after_contacts(&mut self, ps: &mut ParticleSet<S>) {
+    pub(crate) fn solve_after_contacts<P: Positions<S>>(&mut self, ps: &mut P) {
         let mut any = false;
         for &(k, normal, stick) in &self.pushed {
             let Some(&node) = self.node_of.get(k as usize) else { continue };
@@ -654,7 +706,7 @@ impl<S: Space> TreeSolver<S> {
 
     /// Newton steps on one piece until its links are within [`TOL`] (none if they are
     /// within `skip`).
-    fn solve_piece(&mut self, ps: &mut ParticleSet<S>, i: usize, skip: RealOf<S>) {
+    fn solve_piece<P: Positions<S>>(&mut self, ps: &mut P, i: usize, skip: RealOf<S>) {
         let piece = self.pieces[i];
         let tol = RealOf::<S>::from_ratio(TOL.0, TOL.1);
         for step in 0..=MAX_NEWTON {
@@ -678,7 +730,7 @@ impl<S: Space> TreeSolver<S> {
             let (n0, n1) = (piece.nodes.0 as usize, piece.nodes.1 as usize);
             let mut moved = RealOf::<S>::ZERO;
             for (&k, &dx) in self.node_slot[n0..n1].iter().zip(&self.dx[n0..n1]) {
-                ps.pos[k as usize] += dx;
+                ps.add(k as usize, dx);
                 moved = moved.max(dx.length_squared());
             }
             // The step solved every row's linearisation exactly and moved nothing far:
@@ -690,13 +742,13 @@ impl<S: Space> TreeSolver<S> {
     }
 
     /// One Gauss–Seidel projection of each row (rigid links).
-    fn project(&mut self, ps: &mut ParticleSet<S>, (r0, r1): (u32, u32)) {
+    fn project<P: Positions<S>>(&mut self, ps: &mut P, (r0, r1): (u32, u32)) {
         let (zero, eps) = (RealOf::<S>::ZERO, RealOf::<S>::GEOMETRIC_EPSILON);
         for r in r0 as usize..r1 as usize {
             let row = self.rows[r];
             let (a, b) = (row.pa as usize, row.pb as usize);
-            let (wa, wb) = (ps.inv_mass[a], ps.inv_mass[b]);
-            let d = ps.pos[a] - ps.pos[b];
+            let (wa, wb) = (ps.inv_mass(a), ps.inv_mass(b));
+            let d = ps.pos(a) - ps.pos(b);
             let l2 = d.length_squared();
             if wa + wb == zero || l2 <= eps * eps {
                 continue;
@@ -705,20 +757,26 @@ impl<S: Space> TreeSolver<S> {
             let dl = (row.rest - len) / (wa + wb);
             self.lambda[r] += dl;
             let n = d * inv;
-            ps.pos[a] += n * (wa * dl);
-            ps.pos[b] -= n * (wb * dl);
+            // An immovable end is not written (it may be another piece's ground too:
+            // see `Positions`); its correction would be zero.
+            if wa > zero {
+                ps.add(a, n * (wa * dl));
+            }
+            if wb > zero {
+                ps.sub(b, n * (wb * dl));
+            }
         }
     }
 
     /// Directions and violations of the rows at the current positions; whether any row
     /// is off by more than `tol` of its length.
-    fn linearise(&mut self, ps: &ParticleSet<S>, (r0, r1): (u32, u32), tol: RealOf<S>) -> bool {
+    fn linearise<P: Positions<S>>(&mut self, ps: &P, (r0, r1): (u32, u32), tol: RealOf<S>) -> bool {
         let (zero, eps) = (RealOf::<S>::ZERO, RealOf::<S>::GEOMETRIC_EPSILON);
         let mut off = false;
         self.exact = true;
         for r in r0 as usize..r1 as usize {
             let row = self.rows[r];
-            let d = ps.pos[row.pa as usize] - ps.pos[row.pb as usize];
+            let d = ps.pos(row.pa as usize) - ps.pos(row.pb as usize);
             let l2 = d.length_squared();
             if l2 <= eps * eps {
                 // No direction: the row takes no correction this step.
