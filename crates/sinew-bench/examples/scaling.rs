@@ -13,7 +13,11 @@
 //! - **ragdolls**: `k` 2D `humanoid16` ragdolls, 4 substeps, dropped from 2–3.5 m onto
 //!   the ground side by side (they fall, land and tumble during the timed frames);
 //! - **colliders**: one 14 m, 281-particle 3D rope thrown over a field of `c` spheres and
-//!   boxes and a ground plane.
+//!   boxes and a ground plane;
+//! - **threads**: 1 to all cores (at least 2), each run inside a rayon pool of that many
+//!   threads: 64 independent worlds of 8 dropped ragdolls each (`sinew::world::step_all`)
+//!   and one world of 1000 dropped ragdolls (its tree solves in shards side by side),
+//!   against the ideal `T₁ / threads`.
 //!
 //! Each point builds its scene, steps 30 frames untimed, then times 120 frames; the best
 //! of three such runs is kept (the machine is shared; the best is the least disturbed).
@@ -109,8 +113,13 @@ fn ropes(k: usize) -> Box<dyn Scene> {
     Box::new(w)
 }
 
-/// `k` humanoid16 ragdolls dropped in a grid onto the ground.
+/// `k` humanoid16 ragdolls dropped onto the ground.
 fn ragdolls(k: usize) -> Box<dyn Scene> {
+    ragdoll_world(k)
+}
+
+/// The world of [`ragdolls`].
+fn ragdoll_world(k: usize) -> Box<World<Space2<R>>> {
     let mut w = World::<Space2<R>>::new(WorldDef::default().substeps(4).friction(0.6)).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector2::from_f64(0.0, 1.0), 0.0).unwrap())).unwrap();
     let rig = presets::humanoid16::<R>();
@@ -142,6 +151,32 @@ fn colliders(c: usize) -> Box<dyn Scene> {
 /// A curve to measure: name, unit of the size, full sizes, `--quick` sizes, the scene.
 type CurveDef = (&'static str, &'static str, &'static [usize], &'static [usize], fn(usize) -> Box<dyn Scene>);
 
+/// Independent worlds stepped side by side.
+struct Worlds(Vec<World<Space2<R>>>);
+
+impl Scene for Worlds {
+    fn step(&mut self) {
+        sinew::world::step_all(&mut self.0, DT).expect("step");
+    }
+}
+
+/// `k` worlds of 8 dropped ragdolls.
+fn worlds(k: usize) -> Box<dyn Scene> {
+    Box::new(Worlds((0..k).map(|_| *ragdoll_world(8)).collect()))
+}
+
+/// Time per frame against the thread count, for `build`'s scene: (threads, µs).
+fn by_threads(name: &str, max: usize, build: &(dyn Fn() -> Box<dyn Scene> + Sync)) -> Vec<(f64, f64)> {
+    (1..=max)
+        .map(|t| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("thread pool");
+            let us = pool.install(|| time_per_frame(build));
+            println!("{name:>26} {t:>2} threads {us:>10.1} µs/frame");
+            (t as f64, us)
+        })
+        .collect()
+}
+
 struct Curve {
     name: &'static str,
     unit: &'static str,
@@ -158,12 +193,16 @@ fn measure(name: &'static str, unit: &'static str, sizes: &[usize], build: fn(us
     Curve { name, unit, points }
 }
 
-fn plot(curves: &[Curve], path: &str) -> Result<(), Box<dyn std::error::Error>> {
+/// The threads panel's series: name, (threads, µs) points.
+type Series = (String, Vec<(f64, f64)>);
+
+fn plot(curves: &[Curve], threads: &[Series], path: &str) -> Result<(), Box<dyn std::error::Error>> {
     plotters::style::register_font("sans-serif", FontStyle::Normal, epaint_default_fonts::UBUNTU_LIGHT)
         .map_err(|_| "font")?;
-    let root = BitMapBackend::new(path, (1200, 900)).into_drawing_area();
+    let root = BitMapBackend::new(path, (1200, 1350)).into_drawing_area();
     root.fill(&WHITE)?;
-    let panels = root.split_evenly((2, 2));
+    let panels = root.split_evenly((3, 2));
+    let grey = RGBColor(160, 160, 160);
     for (panel, c) in panels.iter().zip(curves) {
         let (x0, x1) = (c.points[0].0, c.points.last().unwrap().0);
         let y_lo = c.points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
@@ -184,18 +223,52 @@ fn plot(curves: &[Curve], path: &str) -> Result<(), Box<dyn std::error::Error>> 
             .draw()?;
         let (xa, ya) = c.points[0];
         chart
-            .draw_series(LineSeries::new(
-                [(x0, ya), (x1, ya * x1 / xa)],
-                ShapeStyle::from(&RGBColor(160, 160, 160)).stroke_width(2),
-            ))?
+            .draw_series(LineSeries::new([(x0, ya), (x1, ya * x1 / xa)], ShapeStyle::from(&grey).stroke_width(2)))?
             .label("linear (slope 1)")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RGBColor(160, 160, 160)));
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], grey));
         chart
             .draw_series(LineSeries::new(c.points.iter().copied(), ShapeStyle::from(&BLUE).stroke_width(2)))?
             .label("measured")
             .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLUE));
         chart.draw_series(c.points.iter().map(|&p| Circle::new(p, 4, BLUE.filled())))?;
         chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw()?;
+    }
+    if let (Some(panel), Some(first)) = (panels.get(curves.len()), threads.first()) {
+        // Speed-up over one thread, with the ideal (the thread count) for reference.
+        let max_t = first.1.last().map_or(2.0, |p| p.0);
+        let mut chart = ChartBuilder::on(panel)
+            .caption("threads: speed-up over one thread", ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.8..max_t + 0.2, 0.0..max_t + 0.5)?;
+        chart
+            .configure_mesh()
+            .x_desc("threads")
+            .y_desc("× one thread")
+            .x_labels(max_t as usize + 1)
+            .label_style(("sans-serif", 15))
+            .draw()?;
+        chart
+            .draw_series(LineSeries::new([(1.0, 1.0), (max_t, max_t)], ShapeStyle::from(&grey).stroke_width(2)))?
+            .label("ideal")
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], grey));
+        for (k, (name, pts)) in threads.iter().enumerate() {
+            let colour = [BLUE, RED, GREEN][k % 3];
+            let t1 = pts[0].1;
+            let speed: Vec<(f64, f64)> = pts.iter().map(|&(t, us)| (t, t1 / us)).collect();
+            chart
+                .draw_series(LineSeries::new(speed.iter().copied(), ShapeStyle::from(&colour).stroke_width(2)))?
+                .label(name.as_str())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+            chart.draw_series(speed.iter().map(|&p| Circle::new(p, 4, colour.filled())))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
     }
     root.present()?;
     Ok(())
@@ -225,7 +298,16 @@ fn main() {
             measure(name, unit, n, build)
         })
         .collect();
-    match plot(&curves, &out) {
+    let mut threads = Vec::new();
+    if only.as_deref().is_none_or(|o| o == "threads") {
+        let max = std::thread::available_parallelism().map_or(2, |n| n.get()).max(2);
+        let (w, r) = if quick { (4, 40) } else { (64, 1000) };
+        let name = format!("{w} worlds × 8 ragdolls");
+        threads.push((name.clone(), by_threads(&name, max, &|| worlds(w))));
+        let name = format!("one world of {r} ragdolls");
+        threads.push((name.clone(), by_threads(&name, max, &|| ragdolls(r))));
+    }
+    match plot(&curves, &threads, &out) {
         Ok(()) => println!("wrote {out}"),
         Err(e) => {
             eprintln!("could not draw {out}: {e}");
