@@ -8,8 +8,11 @@
 //! 1 cm/s over the last half second).
 //!
 //! ```sh
-//! cargo run --release -p sinew --example ragdoll_sweep [2d|3d] [f64|f32|fixed]
+//! cargo run --release -p sinew --example ragdoll_sweep [2d|3d] [f64|f32|fixed] [rows]
 //! ```
+//!
+//! `rows` turns on `WorldDef::limit_rows` (joint limits and contact planes as rows of the
+//! tree solve).
 
 use sinew::prelude::*;
 use sinew::ragdoll::{Ragdoll, RigSpace, presets};
@@ -49,7 +52,7 @@ fn run<S: RigSpace>(w: &mut World<S>, rd: &Ragdoll<S>, inside: impl Fn(VecOf<S>,
 fn one_2d<R: Real>(substeps: u32, origin: (f64, f64), v: (f64, f64)) -> Run {
     let rig = presets::humanoid16::<R>();
     let def = WorldDef::default().substeps(substeps).friction(R::from_f64(0.6)).damping(R::from_f64(0.3));
-    let mut w = World::<Space2<R>>::new(def).unwrap();
+    let mut w = World::<Space2<R>>::new(def.limit_rows(rows())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector2::from_f64(0.0, 1.0), R::ZERO).unwrap())).unwrap();
     let wall = Shape::cuboid(Vector2::from_f64(0.25, 3.0)).unwrap();
     w.add_collider(&ColliderDef::new(wall).position(Vector2::from_f64(3.25, 3.0))).unwrap();
@@ -62,13 +65,18 @@ fn one_3d<R: Real>(substeps: u32, origin: (f64, f64), v: (f64, f64, f64)) -> Run
     let rig = presets::humanoid3d::<R>();
     let def =
         WorldDef::default().substeps(substeps).friction(R::from_f64(0.6)).damping(R::from_f64(0.3)).tree_solve(true);
-    let mut w = World::<Space3<R>>::new(def).unwrap();
+    let mut w = World::<Space3<R>>::new(def.limit_rows(rows())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(0.0, 1.0, 0.0), R::ZERO).unwrap())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(-1.0, 0.0, 0.0), R::from_f64(-3.0)).unwrap()))
         .unwrap();
     let at = Vector3::from_f64(origin.0, origin.1, 0.0);
     let rd = Ragdoll::spawn(&mut w, &rig, at, R::ONE, Vector3::from_f64(v.0, v.1, v.2)).unwrap();
     run(&mut w, &rd, |p: Vector3<R>, r| (r - p.y.to_f64()).max(p.x.to_f64() - (3.0 - r)))
+}
+
+/// `rows` given on the command line.
+fn rows() -> bool {
+    std::env::args().nth(3).as_deref() == Some("rows")
 }
 
 fn sweep<R: Real>(three: bool, substeps: u32) {
@@ -94,7 +102,11 @@ fn sweep<R: Real>(three: bool, substeps: u32) {
     }
     let worst = |f: fn(&Run) -> f64| runs.iter().map(f).fold(0.0f64, f64::max);
     let still = runs.iter().filter(|r| r.late <= 0.01).count();
-    let throws: Vec<String> = runs.iter().map(|r| format!("{:.1}", r.limit.to_degrees())).collect();
+    let throws: Vec<String> = if std::env::var("SWEEP_DETAIL").is_ok() {
+        runs.iter().map(|r| format!("{:.1}°/{:.2}mm/{:.3}", r.limit.to_degrees(), r.depth * 1000.0, r.late)).collect()
+    } else {
+        runs.iter().map(|r| format!("{:.1}", r.limit.to_degrees())).collect()
+    };
     println!(
         "{} {} {substeps} substeps | strain {:.3} % | limit {:.2}° | depth {:.3} mm | still {still}/21 | limits {}",
         if three { "3D" } else { "2D" },

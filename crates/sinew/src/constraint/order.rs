@@ -107,6 +107,8 @@ impl<S: Space> ConstraintOrdering<S> {
             }
         }
         self.trees.build(distances, particles, (trees, Some(&limited)));
+        let firsts = limits.iter().filter_map(|(h, l)| l.particle_indices().first().map(|&k| (h.index, k)));
+        self.trees.attach_limits(firsts);
         let in_tree = &self.trees.in_tree;
         self.distances.retain(|&s| !in_tree.get(s as usize).copied().unwrap_or(false));
         self.link_rows.build(&self.distances, distances);

@@ -106,6 +106,7 @@
 //! `humanoid16` within 0.01 % through 10 m/s wall throws and 5 m drops at 4 and 8
 //! substeps, `humanoid3d` at 8.
 
+mod extra;
 mod factor;
 mod velocity;
 
@@ -329,6 +330,11 @@ pub(crate) struct TreeSolver<S: Space> {
     pub newton_steps: u64,
     /// The multipliers of a piece kept through a velocity solve.
     saved_lambda: Vec<RealOf<S>>,
+    /// Per node: an external impulse the elimination starts from (zero but in the
+    /// rows' solve of `extra`).
+    fext: Vec<VecOf<S>>,
+    /// Joint limits and contact planes as rows of the solve (see `extra`).
+    pub(crate) extra: extra::ExtraScratch<S>,
 }
 
 impl<S: Space> TreeSolver<S> {
@@ -449,6 +455,8 @@ impl<S: Space> TreeSolver<S> {
         self.e.resize(nodes, z);
         self.dx.resize(nodes, z);
         self.f.resize(nodes, z);
+        self.fext.clear();
+        self.fext.resize(nodes, z);
         self.n.resize(rows, z);
         self.c.resize(rows, zero);
         self.y.resize(rows, zero);
@@ -596,7 +604,14 @@ impl<S: Space> TreeSolver<S> {
     }
 
     /// Solves every tree; `first`: the substep's first iteration (multipliers restart).
-    pub(crate) fn solve(&mut self, ps: &mut ParticleSet<S>, first: bool) {
+    /// A tree with a joint limit beyond its trigger after the solve is solved again with
+    /// its violated limits as rows (see `extra`).
+    pub(crate) fn solve<L: super::JointLimitSolver<S>>(
+        &mut self,
+        ps: &mut ParticleSet<S>,
+        first: bool,
+        limits: &mut Arena<L>,
+    ) {
         if first {
             self.lambda.iter_mut().for_each(|l| *l = RealOf::<S>::ZERO);
         }
@@ -605,14 +620,15 @@ impl<S: Space> TreeSolver<S> {
             if !self.asleep[i] {
                 let skip = if self.near.get(i).copied().unwrap_or(true) { fine } else { tol };
                 self.solve_piece(ps, i, skip);
+                self.solve_rows_of(ps, limits, i, false);
             }
         }
     }
 
-    /// Solves again the trees whose particles a contact pushed this substep (listed in
+    /// Marks the trees whose particles a contact pushed this substep (listed in
     /// [`pushed`](Self::pushed)), each pushed particle heavy along its normal, or in every
-    /// direction if static friction holds it.
-    pub(crate) fn solve_after_contacts(&mut self, ps: &mut ParticleSet<S>) {
+    /// direction if static friction holds it; whether any was struck.
+    pub(crate) fn mark_struck(&mut self) -> bool {
         let mut any = false;
         for &(k, normal, stick) in &self.pushed {
             let Some(&node) = self.node_of.get(k as usize) else { continue };
@@ -627,14 +643,31 @@ impl<S: Space> TreeSolver<S> {
             self.struck[piece] = true;
             any = true;
         }
-        if !any {
-            return;
+        any
+    }
+
+    /// Whether particle `k` belongs to a tree [`mark_struck`](Self::mark_struck) marked.
+    pub(crate) fn is_struck(&self, k: u32) -> bool {
+        match self.node_of.get(k as usize) {
+            Some(&node) if node != u32::MAX => self.struck[self.pieces.partition_point(|p| p.nodes.1 <= node)],
+            _ => false,
         }
+    }
+
+    /// Solves again the trees [`mark_struck`](Self::mark_struck) marked, with their pushed
+    /// particles heavy. Then each with a joint limit or a contact plane (of
+    /// `extra.planes`) beyond its trigger is solved again with them as rows (see `extra`).
+    pub(crate) fn solve_after_contacts<L: super::JointLimitSolver<S>>(
+        &mut self,
+        ps: &mut ParticleSet<S>,
+        limits: &mut Arena<L>,
+    ) {
         for i in 0..self.pieces.len() {
             if self.struck[i] {
                 self.struck[i] = false;
                 if !self.asleep[i] {
                     self.solve_piece(ps, i, RealOf::<S>::from_ratio(SKIP.0, SKIP.1));
+                    self.solve_rows_of(ps, limits, i, true);
                 }
                 let (n0, n1) = self.pieces[i].nodes;
                 self.heavy[n0 as usize..n1 as usize].iter_mut().for_each(|h| *h = VecOf::<S>::ZERO);
