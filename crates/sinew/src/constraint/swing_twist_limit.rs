@@ -75,7 +75,7 @@
 //! hip twist limits gained energy with it, and gains none with the exact gradient
 //! (`tests/suite/swing_twist.rs`).
 
-use super::{JointLimit, LimitRow, SubstepContext, xpbd_delta_lambda};
+use super::{JointLimit, SubstepContext, xpbd_delta_lambda};
 use crate::dim::Space3;
 use crate::math::{Real, Vector, Vector3};
 use crate::particle::{ParticleHandle, ParticleSet};
@@ -408,51 +408,5 @@ impl<R: Real> super::solver::JointLimitSolver<Space3<R>> for SwingTwistLimit<R> 
     fn reset(&mut self) {
         self.lambda_swing = R::ZERO;
         self.lambda_twist = R::ZERO;
-    }
-
-    /// The swing and twist parts outside their range, with the gradients of
-    /// `solve_swing` and `solve_twist` (rows of the exact tree solve, `constraint::tree`;
-    /// the impact passes still project this limit, `DIRECT_ROWS` is false).
-    fn violated_rows(&self, p: &ParticleSet<Space3<R>>, out: &mut Vec<LimitRow<Space3<R>>>) {
-        let [a, b, c] = self.idx.map(|i| i as usize);
-        let z = Vector3::new(R::ZERO, R::ZERO, R::ZERO);
-        if self.swing_max < R::PI {
-            let (u, v) = (p.pos[b] - p.pos[a], p.pos[c] - p.pos[b]);
-            let (uh, lu) = u.normalize_and_length();
-            let (vh, lv) = v.normalize_and_length();
-            if lu != R::ZERO && lv != R::ZERO {
-                let cos = uh.dot(vh);
-                let sin = uh.cross(vh).length();
-                let cval = sin.atan2(cos) - self.swing_max;
-                if cval > R::ZERO && sin > R::GEOMETRIC_EPSILON {
-                    let dv = -(uh - vh * cos) / (lv * sin);
-                    let du = -(vh - uh * cos) / (lu * sin);
-                    out.push(LimitRow {
-                        particles: [self.idx[0], self.idx[1], self.idx[2], 0, 0],
-                        gradients: [-du, du - dv, dv, z, z],
-                        len: 3,
-                        c: cval,
-                        compliance: self.compliance,
-                        lambda: self.lambda_swing,
-                    });
-                }
-            }
-        }
-        let Some(refs) = self.refs else { return };
-        let [rp, rc] = refs.map(|i| i as usize);
-        let Some((phi, grads)) = Self::twist_gradient(p.pos[a], p.pos[b], p.pos[c], p.pos[rp], p.pos[rc]) else {
-            return;
-        };
-        let cval = self.twist_error(phi);
-        if cval != R::ZERO {
-            out.push(LimitRow {
-                particles: [self.idx[0], self.idx[1], self.idx[2], refs[0], refs[1]],
-                gradients: grads,
-                len: 5,
-                c: cval,
-                compliance: self.compliance,
-                lambda: self.lambda_twist,
-            });
-        }
     }
 }

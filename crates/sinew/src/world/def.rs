@@ -62,14 +62,16 @@ pub struct WorldDef<S: Space> {
     /// after 5 s, and a 5 m drop at 4 substeps can fold its torso block inside out
     /// (bones then 2.9 % off); turn it on for exact 3D bones at 8 substeps or more.
     pub tree_solve: bool,
-    /// With [`tree_solve`](Self::tree_solve): the joint limits beyond their range, and in
-    /// the solve after contacts the contact planes a particle went inside, as rows of the
-    /// exact tree solve, so the bones and the limits hold together (see "Limit rows" in
-    /// [`crate::constraint::tree`]). Default off: a `humanoid16` thrown or dropped then
-    /// keeps its joint limits within 0.9° (against up to 21°), but a node beside a contact
-    /// may go up to 0.6–1.1 mm into a wall for a frame, a ragdoll dropped flat rebounds
-    /// less, and two ragdolls thrown at each other with body contacts interpenetrate
-    /// deeper (README, known limits). Hashed only when on.
+    /// With [`tree_solve`](Self::tree_solve), in 2D: the joint limits beyond their range,
+    /// and in the solve after contacts the contact planes a particle went inside, as rows
+    /// of the exact tree solve, so the bones and the limits hold together (see "Limit
+    /// rows" in [`crate::constraint::tree`]). Default off: a `humanoid16` thrown or dropped
+    /// then keeps its joint limits within 0.9° (against up to 21°), but a node beside a
+    /// contact may go up to 0.6–1.1 mm into a wall for a frame, a ragdoll dropped flat
+    /// rebounds less, and two ragdolls thrown at each other with body contacts
+    /// interpenetrate deeper (README, known limits). Ignored in 3D, where swing–twist rows
+    /// held the limits within 0.9° but left thrown bodies moving at 2–3 m/s after 5 s.
+    /// Hashed only when on.
     pub limit_rows: bool,
     /// Contacts between bodies: particles as spheres, bones and rope spans as capsules, so
     /// ragdolls, ropes and particles of different bodies push each other (see

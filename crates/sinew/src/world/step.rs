@@ -352,7 +352,9 @@ impl<S: Space> World<S> {
         // from the particles; else every link is prepared and projected on its own.
         let d = &mut self.derived;
         d.order.trees.prepare(&st.particles);
-        d.order.trees.extra.enabled = st.def.limit_rows;
+        // 2D only: in 3D the swing–twist rows left thrown bodies moving at 2–3 m/s after
+        // 5 s (see `WorldDef::limit_rows`).
+        d.order.trees.extra.enabled = st.def.limit_rows && S::DIM == 2;
         sc.distances_rigid = d.order.link_rows.fill(&st.distances, &st.particles);
         if !sc.distances_rigid {
             for c in st.distances.values_mut() {

@@ -5,10 +5,11 @@
 //!
 //! Asserted: every bone within 0.5 % of its length every frame, no node more than the
 //! stated depth inside the ground or the wall, never NaN, and the body at rest (every node
-//! under 1 cm/s) over the last half second of 5 s. Not asserted, because not met: the
-//! joint limits, which are still projections one after the other and are pushed past
-//! their range by up to 10–20° on the frames of a hard impact (measured by
-//! `examples/ragdoll_impact.rs`; see the README's known limits); and, in 3D at 4
+//! under 1 cm/s) over the last half second of 5 s. Not asserted at the default settings,
+//! because not met: the joint limits, which are still projections one after the other
+//! and are pushed past their range by up to 10–20° on the frames of a hard impact
+//! (measured by `examples/ragdoll_sweep.rs`; see the README's known limits) — with
+//! `WorldDef::limit_rows` (2D) they are asserted within 1°; and, in 3D at 4
 //! substeps, the bones (a torso tetrahedron folded by a 5 m drop strains a bone by up to
 //! 1.6 % before the fold is walked out).
 
@@ -86,8 +87,7 @@ fn run_2d<R: Real>(substeps: u32, origin: (f64, f64), velocity: (f64, f64), fram
 fn run_3d<R: Real>(substeps: u32, origin: (f64, f64, f64), velocity: (f64, f64, f64), depth: f64) -> (f64, f64) {
     let rig = presets::humanoid3d::<R>();
     // The tree solve is off by default in 3D (`WorldDef::tree_solve`): on here.
-    let def =
-        WorldDef::default().substeps(substeps).friction(r(0.6)).damping(r(0.3)).tree_solve(true).limit_rows(ROWS.get());
+    let def = WorldDef::default().substeps(substeps).friction(r(0.6)).damping(r(0.3)).tree_solve(true);
     let mut w = World::<Space3<R>>::new(def).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(0.0, 1.0, 0.0), R::ZERO).unwrap())).unwrap();
     w.add_collider(&ColliderDef::new(Shape::half_space(Vector3::from_f64(-1.0, 0.0, 0.0), r(-3.0)).unwrap())).unwrap();
@@ -178,8 +178,10 @@ fn humanoid16_sweep_of_throws_and_drops_holds_every_bone() {
 
 /// With `WorldDef::limit_rows` (joint limits and contact planes as rows of the tree
 /// solve), the 10 m/s wall throw and the 5 m drop at 4 and 8 substeps: bones within 0.5 %,
-/// joint limits within `limit` (rad) every frame, nothing more than `depth` inside the
-/// ground or the wall, at rest after 5 s.
+/// joint limits within `limit` (rad) every frame (measured: 0.62–0.88°), nothing more
+/// than `depth` inside the ground or the wall (measured: 0.59 mm `f64`, 1.105 mm `f32`,
+/// 0.52 mm fixed, all in the 10 m/s throw at 8 substeps, against 0.03 mm without the
+/// rows), at rest after 5 s.
 fn humanoid16_with_limit_rows<R: Real>(limit: f64, depth: f64) {
     ROWS.set(true);
     for substeps in [4, 8] {
@@ -196,47 +198,17 @@ fn humanoid16_with_limit_rows<R: Real>(limit: f64, depth: f64) {
 
 #[test]
 fn humanoid16_with_limit_rows_holds_its_joint_limits_f64() {
-    humanoid16_with_limit_rows::<f64>(1.0f64.to_radians(), 1.5e-3);
+    humanoid16_with_limit_rows::<f64>(1.0f64.to_radians(), 0.7e-3);
 }
 
 #[test]
 fn humanoid16_with_limit_rows_holds_its_joint_limits_f32() {
-    humanoid16_with_limit_rows::<f32>(1.0f64.to_radians(), 1.5e-3);
+    humanoid16_with_limit_rows::<f32>(1.0f64.to_radians(), 1.2e-3);
 }
 
 #[test]
 fn humanoid16_with_limit_rows_holds_its_joint_limits_fixed() {
-    humanoid16_with_limit_rows::<Fx>(1.0f64.to_radians(), 1.5e-3);
-}
-
-/// `humanoid3d` with the tree solve and `limit_rows`, thrown at 10 m/s and dropped 5 m at
-/// 8 substeps: bones within 0.5 %, swing and twist within `limit`, nothing deeper than
-/// `depth`. Not asserted, because not met: at rest after 5 s, and 4 substeps (a node 39 mm
-/// inside the ground in the sweep).
-fn humanoid3d_with_limit_rows<R: Real>(limit: f64, depth: f64) {
-    ROWS.set(true);
-    for (origin, velocity) in [((0.0, 0.4, 0.0), (10.0, 1.0, 1.0)), ((0.0, 5.0, 0.0), (0.0, 0.0, 0.0))] {
-        let (_, late) = run_3d::<R>(8, origin, velocity, depth);
-        let what = format!("{} 3D rows, {velocity:?}", R::NAME);
-        let l = WORST_LIMIT.get();
-        println!("{what}: limit {:.3}°, depth {:.3} mm, late {late:.4}", l.to_degrees(), WORST_DEPTH.get() * 1e3);
-        assert!(l <= limit, "{what}: joint limit {:.2}° past its range", l.to_degrees());
-    }
-}
-
-#[test]
-fn humanoid3d_with_limit_rows_holds_its_joint_limits_f64() {
-    humanoid3d_with_limit_rows::<f64>(1.0f64.to_radians(), 1e-2);
-}
-
-#[test]
-fn humanoid3d_with_limit_rows_holds_its_joint_limits_f32() {
-    humanoid3d_with_limit_rows::<f32>(1.0f64.to_radians(), 1e-2);
-}
-
-#[test]
-fn humanoid3d_with_limit_rows_holds_its_joint_limits_fixed() {
-    humanoid3d_with_limit_rows::<Fx>(1.0f64.to_radians(), 1e-2);
+    humanoid16_with_limit_rows::<Fx>(1.0f64.to_radians(), 0.6e-3);
 }
 
 /// The 2D sweep with `limit_rows`, 5 s each, at 4 and 8 substeps (`f64`): every bone
