@@ -11,7 +11,7 @@
 //! cargo run --release -p sinew --example ragdoll_sweep [2d|3d] [f64|f32|fixed] [rows]
 //! ```
 //!
-//! `rows` turns on `WorldDef::limit_rows` (joint limits and contact planes as rows of the
+//! `rows` turns on `WorldDef::limit_rows` (2D only: joint limits and contact planes as rows of the
 //! tree solve).
 
 use sinew::prelude::*;
