@@ -242,6 +242,16 @@ impl<R: Real> super::solver::JointLimitSolver<Space2<R>> for AngleLimit<R> {
         });
     }
 
+    #[inline]
+    fn outside(&self, p: &ParticleSet<Space2<R>>) -> bool {
+        let [a, b, c] = self.idx.map(|i| i as usize);
+        let (u, v) = (p.pos[b] - p.pos[a], p.pos[c] - p.pos[b]);
+        let dir = Vector2::new(u.dot(v), u.cross(v));
+        let after_min = self.min_dir.cross(dir) >= R::ZERO;
+        let before_max = dir.cross(self.max_dir) >= R::ZERO;
+        !(if self.wide { after_min | before_max } else { after_min & before_max })
+    }
+
     fn add_row_lambda(&mut self, _part: usize, dl: R) {
         self.lambda += dl;
     }

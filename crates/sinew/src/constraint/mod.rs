@@ -155,6 +155,11 @@ pub(crate) mod solver {
         /// The parts of the limit outside their range now, as rows of a direct solve; none
         /// by default.
         fn violated_rows(&self, _particles: &ParticleSet<S>, _out: &mut Vec<LimitRow<S>>) {}
+        /// Whether the limit may be outside its range now (a cheap test; `true` sends the
+        /// tree solve to [`violated_rows`](Self::violated_rows)).
+        fn outside(&self, _particles: &ParticleSet<S>) -> bool {
+            true
+        }
         /// Adds `dl` to the multiplier of the `part`-th row
         /// [`violated_rows`](Self::violated_rows) gave (after the direct solve).
         fn add_row_lambda(&mut self, _part: usize, _dl: S::Real) {}

@@ -107,6 +107,10 @@ impl<S: Space> ConstraintOrdering<S> {
             }
         }
         self.trees.build(distances, particles, (trees, Some(&limited)));
+        // (A rebuild of the order, not a steady step: it may allocate.)
+        let firsts: Vec<(u32, usize)> =
+            limits.iter().filter_map(|(h, l)| l.particle_indices().first().map(|&k| (h.index, k))).collect();
+        self.trees.attach_limits(&firsts);
         let in_tree = &self.trees.in_tree;
         self.distances.retain(|&s| !in_tree.get(s as usize).copied().unwrap_or(false));
         self.link_rows.build(&self.distances, distances);

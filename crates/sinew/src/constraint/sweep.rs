@@ -63,7 +63,7 @@ pub(crate) fn solve<S: Space>(c: Sweep<'_, S>, ps: &mut ParticleSet<S>, ctx: &Su
     }
     // Tree-shaped groups of rigid links last, exactly (see `super::tree`): the limits'
     // corrections turn bones, and the solve takes them back to their lengths.
-    order.trees.solve(ps, first);
+    order.trees.solve(ps, first, limits);
     // Tethers last: a tether is a guarantee (no particle beyond its reach).
     for c in tethers.values() {
         c.solve(ps, ctx);

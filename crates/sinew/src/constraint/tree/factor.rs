@@ -13,7 +13,8 @@ impl<S: Space> TreeSolver<S> {
         let z = VecOf::<S>::ZERO;
         if !self.node_inner[q] && h == z {
             self.k[q] = Sym([w, w, w, RealOf::<S>::ZERO, RealOf::<S>::ZERO, RealOf::<S>::ZERO]);
-            self.e[q] = z;
+            // `b` is the external impulse of the rows' solve (zero otherwise).
+            self.e[q] = self.b[q] * w;
             return;
         }
         let m = self.m[q];
@@ -41,7 +42,7 @@ impl<S: Space> TreeSolver<S> {
         let z = VecOf::<S>::ZERO;
         for n in piece.nodes.0 as usize..piece.nodes.1 as usize {
             self.p[n] = Sym::zero();
-            self.b[n] = z;
+            self.b[n] = self.fext[n];
         }
         for bi in piece.blocks.0..piece.blocks.1 {
             let blk = self.blocks[bi as usize];

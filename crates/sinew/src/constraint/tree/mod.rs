@@ -107,10 +107,19 @@
 //! overshoot 10–20° on a hard impact's frames) and a particle that had no contact this
 //! substep may be moved into a surface until the next.
 //!
+//! **Limit rows** (`WorldDef::limit_rows`, off by default). The violated joint limits,
+//! and in the solve after contacts the contact planes a particle went inside, join the
+//! bones as rows of the same solve (a Schur complement over a few tree solves, see
+//! `extra`): bones and limits then hold together — a `humanoid16` thrown or dropped
+//! keeps its limits within 1° — at `k + 2` tree solves per Newton step for a piece with
+//! `k` violated rows, only on the frames that need it. 2D only for now (in 3D the
+//! swing–twist rows held the limits but left thrown bodies moving).
+//!
 //! Measured (`tests/suite/ragdoll_tree.rs`, `examples/ragdoll_impact.rs`): every bone of
 //! `humanoid16` within 0.01 % through 10 m/s wall throws and 5 m drops at 4 and 8
 //! substeps, `humanoid3d` at 8.
 
+mod extra;
 mod factor;
 mod shards;
 mod velocity;
@@ -337,6 +346,11 @@ pub(crate) struct TreeSolver<S: Space> {
     pub newton_steps: u64,
     /// The multipliers of a piece kept through a velocity solve.
     saved_lambda: Vec<RealOf<S>>,
+    /// Per node: an external impulse the elimination starts from (zero but in the
+    /// rows' solve of `extra`).
+    fext: Vec<VecOf<S>>,
+    /// Joint limits and contact planes as rows of the solve (see `extra`).
+    pub(crate) extra: extra::ExtraScratch<S>,
 }
 
 impl<S: Space> TreeSolver<S> {
@@ -498,6 +512,8 @@ impl<S: Space> TreeSolver<S> {
         self.e.resize(nodes, z);
         self.dx.resize(nodes, z);
         self.f.resize(nodes, z);
+        self.fext.clear();
+        self.fext.resize(nodes, z);
         self.n.resize(rows, z);
         self.c.resize(rows, zero);
         self.y.resize(rows, zero);
@@ -661,10 +677,10 @@ impl<S: Space> TreeSolver<S> {
         }
     }
 
-    /// Solves again the trees whose particles a contact pushed this substep (listed in
+    /// Marks the trees whose particles a contact pushed this substep (listed in
     /// [`pushed`](Self::pushed)), each pushed particle heavy along its normal, or in every
-    /// direction if static friction holds it.
-    pub(crate) fn solve_after_contacts<P: Positions<S>>(&mut self, ps: &mut P) {
+    /// direction if static friction holds it; whether any was struck.
+    pub(crate) fn mark_struck(&mut self) -> bool {
         let mut any = false;
         for &(k, normal, stick) in &self.pushed {
             let Some(&node) = self.node_of.get(k as usize) else { continue };
@@ -679,7 +695,22 @@ impl<S: Space> TreeSolver<S> {
             self.struck[piece] = true;
             any = true;
         }
-        if !any {
+        any
+    }
+
+    /// Whether particle `k` belongs to a tree [`mark_struck`](Self::mark_struck) marked.
+    pub(crate) fn is_struck(&self, k: u32) -> bool {
+        match self.node_of.get(k as usize) {
+            Some(&node) if node != u32::MAX => self.struck[self.pieces.partition_point(|p| p.nodes.1 <= node)],
+            _ => false,
+        }
+    }
+
+    /// Solves again the trees whose particles a contact pushed this substep (listed in
+    /// [`pushed`](Self::pushed)), each pushed particle heavy along its normal, or in every
+    /// direction if static friction holds it.
+    pub(crate) fn solve_after_contacts<P: Positions<S>>(&mut self, ps: &mut P) {
+        if !self.mark_struck() {
             return;
         }
         for i in 0..self.pieces.len() {

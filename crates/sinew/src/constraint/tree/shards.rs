@@ -96,8 +96,52 @@ impl<S: Space> Trees<S> {
 
     /// Solves every tree; `first`: the substep's first iteration. Shards side by side on
     /// the current rayon pool when there are several (and the `parallel` feature is on).
-    pub(crate) fn solve(&mut self, ps: &mut ParticleSet<S>, first: bool) {
+    pub(crate) fn solve<L: crate::constraint::JointLimitSolver<S>>(
+        &mut self,
+        ps: &mut ParticleSet<S>,
+        first: bool,
+        limits: &mut Arena<L>,
+    ) {
+        if self.limit_rows() {
+            // The rows read and write the world's joint limits: one shard after another.
+            self.shards.iter_mut().for_each(|s| s.solve_with_rows(ps, first, limits));
+            return;
+        }
         each_shard(&mut self.shards, ps, |s, view| s.solve(view, first), |s, ps| s.solve(ps, first));
+    }
+
+    /// Turns the limit rows (`WorldDef::limit_rows`, see `extra`) on or off.
+    pub(crate) fn set_limit_rows(&mut self, on: bool) {
+        self.shards.iter_mut().for_each(|s| s.extra.enabled = on);
+    }
+
+    /// Whether the limit rows are on.
+    pub(crate) fn limit_rows(&self) -> bool {
+        self.shards.first().is_some_and(|s| s.extra.enabled)
+    }
+
+    /// Sorts the world's joint limits by the piece they act on, shard by shard (see
+    /// `TreeSolver::attach_limits`; a shard keeps the limits of its own pieces).
+    pub(crate) fn attach_limits(&mut self, limits: &[(u32, usize)]) {
+        self.shards.iter_mut().for_each(|s| s.attach_limits(limits.iter().copied()));
+    }
+
+    /// The solve after contacts with limit rows, one shard after another: each shard's
+    /// struck trees are marked, `planes` gives the shard its contact planes (see
+    /// `TreeSolver::solve_struck_with_rows`), and they are solved with their rows.
+    pub(crate) fn solve_after_contacts_with_rows<L: crate::constraint::JointLimitSolver<S>>(
+        &mut self,
+        ps: &mut ParticleSet<S>,
+        limits: &mut Arena<L>,
+        mut planes: impl FnMut(&mut TreeSolver<S>),
+    ) {
+        self.route_pushed();
+        for s in &mut self.shards {
+            if s.mark_struck() {
+                planes(s);
+                s.solve_struck_with_rows(ps, limits);
+            }
+        }
     }
 
     /// Routes [`pushed`](Self::pushed) to the shards (in its order).
