@@ -67,6 +67,7 @@ pub mod curve;
 pub mod edge;
 pub mod overstretch;
 pub(crate) mod reel;
+pub(crate) mod shared;
 pub(crate) mod solve;
 pub mod taut;
 pub(crate) mod tear;

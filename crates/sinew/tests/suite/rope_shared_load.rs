@@ -1,0 +1,207 @@
+//! Two or three ropes ending at one particle (`RopeDef::attach_end` on the same load): the
+//! ropes and the load are solved together, exactly, so a heavy load hung in a V or from a
+//! tripod neither stretches its ropes nor makes their tension read-outs ring.
+//!
+//! The statics the tensions are checked against: at rest, the load's weight is carried by
+//! the ropes' last segments, `Σ_k T_k u_k = −m g` with `u_k` the unit direction of rope
+//! `k`'s last segment from the load (measured), solved for `T` in least squares.
+
+use sinew::prelude::*;
+use sinew::{RealOf, RopeHandle, VecOf, World};
+
+const G: f64 = 9.81;
+const DT: f64 = 1.0 / 60.0;
+const LOAD: f64 = 20.0;
+const ROPE_MASS: f64 = 0.2;
+const ROPE_LENGTH: f64 = 2.0;
+
+fn at<S: Space>(x: f64, y: f64, z: f64) -> VecOf<S> {
+    VecOf::<S>::from_f64_slice(&[x, y, z])
+}
+
+fn f64s<S: Space>(v: VecOf<S>) -> [f64; 3] {
+    v.to_array3().map(Real::to_f64)
+}
+
+fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn norm(a: [f64; 3]) -> f64 {
+    (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt()
+}
+
+/// Worst relative stretch of a rope (total length over rest length, minus one).
+fn stretch<S: Space>(w: &World<S>, h: RopeHandle) -> f64 {
+    let rope = w.rope(h).unwrap();
+    let ps = w.particles();
+    let len: f64 = rope
+        .particles()
+        .windows(2)
+        .map(|p| norm(sub(f64s::<S>(ps.position(p[0]).unwrap()), f64s::<S>(ps.position(p[1]).unwrap()))))
+        .sum();
+    len / rope.rest_length().to_f64() - 1.0
+}
+
+/// A rope from `anchor` to the load's position `load_at`, `ROPE_LENGTH` long: straight if
+/// the chord is that long, else bent down at its middle so that it is.
+fn rope_points(anchor: [f64; 3], load_at: [f64; 3]) -> Vec<[f64; 3]> {
+    let chord = norm(sub(load_at, anchor));
+    if chord >= ROPE_LENGTH - 1e-9 {
+        return vec![anchor, load_at];
+    }
+    let mid = [(anchor[0] + load_at[0]) * 0.5, (anchor[1] + load_at[1]) * 0.5, (anchor[2] + load_at[2]) * 0.5];
+    // Lower the middle point until the polyline is ROPE_LENGTH long (bisection).
+    let (mut lo, mut hi) = (0.0, ROPE_LENGTH);
+    for _ in 0..100 {
+        let d = 0.5 * (lo + hi);
+        let m = [mid[0], mid[1] - d, mid[2]];
+        if norm(sub(m, anchor)) + norm(sub(load_at, m)) > ROPE_LENGTH {
+            hi = d;
+        } else {
+            lo = d;
+        }
+    }
+    vec![anchor, [mid[0], mid[1] - lo, mid[2]], load_at]
+}
+
+/// A load of `LOAD` kg at `load_at` hung by one rope from each of `anchors` (pinned).
+fn build<S: Space>(
+    anchors: &[[f64; 3]],
+    load_at: [f64; 3],
+    segments: usize,
+    tear: Option<f64>,
+) -> (World<S>, ParticleHandle, Vec<ParticleHandle>, Vec<RopeHandle>) {
+    let mut w = World::<S>::new(WorldDef::default()).unwrap();
+    let load = w
+        .add_particle(&ParticleDef::at(at::<S>(load_at[0], load_at[1], load_at[2])).mass(RealOf::<S>::from_f64(LOAD)))
+        .unwrap();
+    let mut pins = Vec::new();
+    let mut ropes = Vec::new();
+    for &a in anchors {
+        let pts = rope_points(a, load_at).into_iter().map(|p| at::<S>(p[0], p[1], p[2])).collect();
+        let mut def =
+            RopeDef::along(pts).segments(segments).mass(RealOf::<S>::from_f64(ROPE_MASS)).pin_start().attach_end(load);
+        if let Some(t) = tear {
+            def = def.tear_tension(RealOf::<S>::from_f64(t));
+        }
+        let h = w.add_rope(&def).unwrap();
+        pins.push(w.rope(h).unwrap().start());
+        ropes.push(h);
+    }
+    (w, load, pins, ropes)
+}
+
+/// The ropes' statics at the load: the tension of each rope's last segment that balances
+/// the load's weight along the measured directions (least squares), and the read-outs.
+fn statics<S: Space>(w: &World<S>, load: ParticleHandle, ropes: &[RopeHandle]) -> (Vec<f64>, Vec<f64>) {
+    let ps = w.particles();
+    let x = f64s::<S>(ps.position(load).unwrap());
+    let dirs: Vec<[f64; 3]> = ropes
+        .iter()
+        .map(|&h| {
+            let r = w.rope(h).unwrap();
+            let p = r.particles();
+            let d = sub(f64s::<S>(ps.position(p[p.len() - 2]).unwrap()), x);
+            let n = norm(d);
+            [d[0] / n, d[1] / n, d[2] / n]
+        })
+        .collect();
+    let k = dirs.len();
+    // Normal equations (UᵀU) T = Uᵀ (m g ŷ), solved by Gaussian elimination (k ≤ 3).
+    let mut a = vec![vec![0.0; k + 1]; k];
+    for i in 0..k {
+        for j in 0..k {
+            a[i][j] = (0..3).map(|c| dirs[i][c] * dirs[j][c]).sum();
+        }
+        a[i][k] = dirs[i][1] * LOAD * G;
+    }
+    for c in 0..k {
+        for r in c + 1..k {
+            let f = a[r][c] / a[c][c];
+            for j in c..=k {
+                a[r][j] -= f * a[c][j];
+            }
+        }
+    }
+    let mut t = vec![0.0; k];
+    for c in (0..k).rev() {
+        let s: f64 = (c + 1..k).map(|j| a[c][j] * t[j]).sum();
+        t[c] = (a[c][k] - s) / a[c][c];
+    }
+    let read = ropes
+        .iter()
+        .map(|&h| {
+            let n = w.rope(h).unwrap().segment_count();
+            w.rope_tension(h, n - 1).unwrap().to_f64()
+        })
+        .collect();
+    (t, read)
+}
+
+/// What a shared-load run measured.
+#[derive(Debug, Default)]
+struct Measured {
+    /// Worst stretch of any rope over the measured frames.
+    stretch: f64,
+    /// Worst read-out against statics (relative).
+    off_statics: f64,
+    /// Worst frame-to-frame change of a read-out, relative to statics.
+    jitter: f64,
+    /// Worst speed of the load over the measured frames (m/s).
+    speed: f64,
+}
+
+/// Steps `frames` frames and measures the frames from `from` on.
+fn run<S: Space>(w: &mut World<S>, load: ParticleHandle, ropes: &[RopeHandle], frames: usize, from: usize) -> Measured {
+    let mut m = Measured::default();
+    let mut last: Option<Vec<f64>> = None;
+    for f in 0..frames {
+        w.step(RealOf::<S>::from_f64(DT)).unwrap();
+        for &h in ropes {
+            let s = stretch(w, h);
+            assert!(s.is_finite(), "frame {f}: stretch not finite");
+        }
+        if f < from {
+            continue;
+        }
+        for &h in ropes {
+            m.stretch = m.stretch.max(stretch(w, h));
+        }
+        let (want, read) = statics(w, load, ropes);
+        for (t, r) in want.iter().zip(&read) {
+            m.off_statics = m.off_statics.max((r - t).abs() / t);
+        }
+        if let Some(prev) = &last {
+            for ((t, r), p) in want.iter().zip(&read).zip(prev) {
+                m.jitter = m.jitter.max((r - p).abs() / t);
+            }
+        }
+        last = Some(read);
+        m.speed = m.speed.max(norm(f64s::<S>(w.particles().velocity(load).unwrap())));
+    }
+    m
+}
+
+/// (a) The V at rest: anchors 2.4 m apart, the load where two straight 2 m ropes meet
+/// (1.6 m below), `segments` per rope; 4 s, the last 2 measured.
+fn v_at_rest<S: Space>(segments: usize) -> Measured {
+    let anchors = [[-1.2, 0.0, 0.0], [1.2, 0.0, 0.0]];
+    let (mut w, load, _, ropes) = build::<S>(&anchors, [0.0, -1.6, 0.0], segments, None);
+    run(&mut w, load, &ropes, 240, 120)
+}
+
+fn check_v_at_rest<S: Space>(name: &str) {
+    for segments in [20, 40] {
+        let m = v_at_rest::<S>(segments);
+        eprintln!("V at rest, {name}, {segments} segments: {m:?}");
+        assert!(m.stretch < 1e-3, "{name}, {segments}: stretch {:.4} %", m.stretch * 100.0);
+        assert!(m.off_statics < 0.03, "{name}, {segments}: tension {:.2} % off statics", m.off_statics * 100.0);
+        assert!(m.jitter < 0.01, "{name}, {segments}: tension changes {:.2} % a frame", m.jitter * 100.0);
+    }
+}
+
+#[test]
+fn a_load_hung_in_a_v_by_two_ropes_reads_its_statics_2d_f64() {
+    check_v_at_rest::<Space2<f64>>("2D f64");
+}
