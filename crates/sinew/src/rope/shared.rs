@@ -84,6 +84,13 @@ pub(crate) struct Shared<S: Space> {
     gid: Vec<u32>,
     /// Arena handles in arena order.
     handles: Vec<RawHandle>,
+    /// Groups of two ropes meeting at one hub whose other ends are fixed (a V between two
+    /// hooks): group, the two ropes (arena order) and their fixed ends' slots.
+    paths: Vec<(u32, [u32; 2], [u32; 2])>,
+    /// Hubs held for this iteration ([`Shared::hold`]): slot and inverse mass.
+    held: Vec<(u32, RealOf<S>)>,
+    /// Groups held for this iteration: group and its ropes' range end.
+    held_groups: Vec<(u32, u32)>,
     // The solve's buffers.
     x: Vec<VecOf<S>>,
     w: Vec<RealOf<S>>,
@@ -123,6 +130,7 @@ impl<S: Space> Shared<S> {
         self.hubs.clear();
         self.ends.clear();
         self.handles.clear();
+        self.paths.clear();
         for (i, (h, r)) in ropes.iter().enumerate() {
             self.member.push(false);
             self.handles.push(h);
@@ -248,8 +256,97 @@ impl<S: Space> Shared<S> {
                     }
                 }
                 self.groups[g].1 = r0; // (no ropes: skipped)
+                continue;
+            }
+            // A V between two fixed ends: two ropes, one hub, the far ends fixed.
+            if r1 - r0 == 2 && h1 - h0 == 1 {
+                let mut far = [0u32; 2];
+                let mut order = [0u32; 2];
+                let mut fixed = true;
+                for (k, &(h, hubs)) in self.ropes[r0 as usize..r1 as usize].iter().enumerate() {
+                    let Some(r) = ropes.get(h) else { continue };
+                    let slot = if hubs[0] == NONE { r.idx[0] } else { r.idx[r.idx.len() - 1] };
+                    fixed &= (hubs[0] == NONE) != (hubs[1] == NONE) && ps.inv_mass[slot as usize] == zero;
+                    far[k] = slot;
+                    order[k] = self.handles.iter().position(|&x| x == h).unwrap_or(0) as u32;
+                }
+                if fixed {
+                    self.paths.push((g as u32, order, far));
+                }
             }
         }
+    }
+
+    /// Before an iteration's chain solves: a V between two fixed ends (see `paths`) pulled
+    /// to its length or beyond cannot be solved (the straight chain's system is singular
+    /// along it; `rope/overstretch.rs`): its hub is laid on the line between the fixed
+    /// ends at its place along the ropes' rest lengths, moving with them, and held (inverse
+    /// mass 0) for the iteration, and its two ropes go back to the one-rope solve as ropes
+    /// held at both ends (`fixed_twice`, so each is laid straight and reads its tension
+    /// as such a rope does). [`Shared::release`] gives the hub its mass back.
+    pub(crate) fn hold(&mut self, ropes: &Arena<Rope<S>>, ps: &mut ParticleSet<S>, fixed_twice: &mut [bool]) {
+        self.held.clear();
+        self.held_groups.clear();
+        let zero = RealOf::<S>::ZERO;
+        let slack = RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, 100_000);
+        for &(g, order, far) in &self.paths {
+            let (r0, r1, h0, _) = self.groups[g as usize];
+            if r1 == r0 {
+                continue;
+            }
+            let hub = self.hubs[h0 as usize] as usize;
+            let mut rest = [zero; 2];
+            for k in 0..2 {
+                if let Some(r) = ropes.get(self.handles[order[k] as usize]) {
+                    rest[k] = r.rest_length();
+                }
+            }
+            let total = rest[0] + rest[1];
+            let (xa, xb) = (ps.pos[far[0] as usize], ps.pos[far[1] as usize]);
+            let d = (xb - xa).length();
+            if !(d >= total * slack) || !(total > zero) {
+                continue;
+            }
+            let f = rest[0] / total;
+            let (va, vb) = (ps.vel[far[0] as usize], ps.vel[far[1] as usize]);
+            ps.pos[hub] = xa + (xb - xa) * f;
+            ps.vel[hub] = va + (vb - va) * f;
+            self.held.push((hub as u32, ps.inv_mass[hub]));
+            ps.inv_mass[hub] = zero;
+            for k in order {
+                self.member[k as usize] = false;
+                if let Some(x) = fixed_twice.get_mut(k as usize) {
+                    *x = true;
+                }
+            }
+            self.groups[g as usize].1 = r0;
+            self.held_groups.push((g, r1));
+        }
+    }
+
+    /// After an iteration's chain solves: gives the hubs [`Shared::hold`] held their
+    /// inverse masses back and their ropes back to the group.
+    pub(crate) fn release(&mut self, ps: &mut ParticleSet<S>, fixed_twice: &mut [bool]) {
+        if self.held.is_empty() {
+            return;
+        }
+        for &(slot, w) in &self.held {
+            ps.inv_mass[slot as usize] = w;
+        }
+        self.held.clear();
+        for &(g, r1) in &self.held_groups {
+            self.groups[g as usize].1 = r1;
+            let (r0, r1, _, _) = self.groups[g as usize];
+            for &(h, _) in &self.ropes[r0 as usize..r1 as usize] {
+                if let Some(i) = self.handles.iter().position(|&x| x == h) {
+                    self.member[i] = true;
+                    if let Some(x) = fixed_twice.get_mut(i) {
+                        *x = false;
+                    }
+                }
+            }
+        }
+        self.held_groups.clear();
     }
 
     /// Whether there are groups to solve.
@@ -499,6 +596,11 @@ impl<S: Space> Shared<S> {
     fn directions(&mut self, m: usize) {
         let (zero, eps) = (RealOf::<S>::ZERO, RealOf::<S>::GEOMETRIC_EPSILON);
         self.n.clear();
+        for v in [&mut self.diag, &mut self.rhs] {
+            if v.len() < m {
+                v.resize(m, zero);
+            }
+        }
         for j in 0..m {
             let (dir, len) = (self.x[j] - self.x[j + 1]).normalize_and_length();
             let free = self.w[j] + self.w[j + 1] > zero && len > eps;

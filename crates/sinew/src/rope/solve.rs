@@ -207,6 +207,11 @@ pub(crate) fn solve_ropes<S: Space>(
     let coarse_tol = RealOf::<S>::from_ratio(1, COARSE_TOLERANCE);
     let fine_tol = RealOf::<S>::from_ratio(1, FINE_TOLERANCE);
     let held_tol = RealOf::<S>::from_ratio(1, HELD_TOLERANCE);
+    // A V of two ropes pulled to its length between fixed ends: its hub held, its ropes
+    // solved one by one as ropes held at both ends (`rope::shared`).
+    let mut shared = core::mem::take(&mut scratch.shared);
+    shared.hold(ropes, ps, &mut scratch.fixed_twice);
+    scratch.shared = shared;
     for (i, r) in ropes.values_mut().enumerate() {
         if r.sleep.sleeping || scratch.shared.member.get(i).copied().unwrap_or(false) {
             continue;
@@ -267,6 +272,9 @@ pub(crate) fn solve_ropes<S: Space>(
         }
         scratch.shared = shared;
     }
+    let mut shared = core::mem::take(&mut scratch.shared);
+    shared.release(ps, &mut scratch.fixed_twice);
+    scratch.shared = shared;
 }
 
 /// What follows a rope's chain solve: bending, and tethers unless the chain ended within

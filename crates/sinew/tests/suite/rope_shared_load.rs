@@ -205,3 +205,129 @@ fn check_v_at_rest<S: Space>(name: &str) {
 fn a_load_hung_in_a_v_by_two_ropes_reads_its_statics_2d_f64() {
     check_v_at_rest::<Space2<f64>>("2D f64");
 }
+
+#[test]
+fn a_load_hung_in_a_v_by_two_ropes_reads_its_statics_2d_f32() {
+    check_v_at_rest::<Space2<f32>>("2D f32");
+}
+
+#[test]
+fn a_load_hung_in_a_v_by_two_ropes_reads_its_statics_2d_fixed() {
+    check_v_at_rest::<Space2<Fx>>("2D fixed");
+}
+
+#[test]
+fn a_load_hung_in_a_v_by_two_ropes_reads_its_statics_3d() {
+    check_v_at_rest::<Space3<f64>>("3D f64");
+    check_v_at_rest::<Space3<f32>>("3D f32");
+    check_v_at_rest::<Space3<Fx>>("3D fixed");
+}
+
+/// (b) The load dropped `drop` m into the slack V (its ropes bent down at their middles),
+/// 4 s; returns the worst stretch over the whole run and the last second's measures.
+fn v_drop<S: Space>(segments: usize, drop: f64) -> (f64, Measured) {
+    let anchors = [[-1.2, 0.0, 0.0], [1.2, 0.0, 0.0]];
+    let (mut w, load, _, ropes) = build::<S>(&anchors, [0.0, -1.6 + drop, 0.0], segments, None);
+    let caught = run(&mut w, load, &ropes, 180, 0);
+    let rest = run(&mut w, load, &ropes, 60, 0);
+    (caught.stretch.max(rest.stretch), rest)
+}
+
+fn check_v_drop<S: Space>(name: &str) {
+    for (segments, drop) in [(20, 0.5), (40, 1.0)] {
+        let (s, m) = v_drop::<S>(segments, drop);
+        eprintln!("V drop, {name}, {segments} segments, {drop} m: stretch {s:.2e}, then {m:?}");
+        assert!(s < 5e-3, "{name}, {segments}: stretch {:.3} % while caught", s * 100.0);
+        assert!(m.speed < 0.5, "{name}, {segments}: load still at {:.3} m/s", m.speed);
+    }
+}
+
+#[test]
+fn a_load_dropped_into_a_v_of_two_ropes_is_caught() {
+    check_v_drop::<Space2<f64>>("2D f64");
+    check_v_drop::<Space2<f32>>("2D f32");
+    check_v_drop::<Space2<Fx>>("2D fixed");
+    check_v_drop::<Space3<f64>>("3D f64");
+}
+
+/// (c) The V's anchors made kinematic and pulled apart at 5 m/s each until 2.5 m from the
+/// middle (0.5 m beyond the ropes' reach), then held there 1 s. Returns (worst load
+/// speed, whether any rope tore, worst stretch).
+fn v_pulled_apart<S: Space>(segments: usize, tear: Option<f64>) -> (f64, bool, f64) {
+    let anchors = [[-1.2, 0.0, 0.0], [1.2, 0.0, 0.0]];
+    let (mut w, load, pins, ropes) = build::<S>(&anchors, [0.0, -1.6, 0.0], segments, tear);
+    let count = w.ropes().count();
+    let mut x = 1.2;
+    let (mut speed, mut worst): (f64, f64) = (0.0, 0.0);
+    for f in 0..150 {
+        if f >= 30 {
+            x = (x + 5.0 * DT).min(2.5);
+        }
+        w.particles_mut().set_kinematic_target(pins[0], at::<S>(-x, 0.0, 0.0)).unwrap();
+        w.particles_mut().set_kinematic_target(pins[1], at::<S>(x, 0.0, 0.0)).unwrap();
+        w.step(RealOf::<S>::from_f64(DT)).unwrap();
+        for p in w.particles().positions() {
+            assert!(f64s::<S>(*p).iter().all(|c| c.is_finite() && c.abs() < 100.0), "frame {f}: a particle at {p:?}");
+        }
+        speed = speed.max(norm(f64s::<S>(w.particles().velocity(load).unwrap())));
+        if tear.is_none() {
+            for &h in &ropes {
+                worst = worst.max(stretch(&w, h));
+            }
+        }
+    }
+    let tore = w.ropes().count() != count || ropes.iter().any(|&h| w.rope(h).map_or(true, |r| r.end() != load));
+    (speed, tore, worst)
+}
+
+#[test]
+fn a_v_pulled_apart_beyond_its_length_holds_or_tears_without_blowing_up() {
+    fn check<S: Space>(name: &str) {
+        for segments in [20, 40] {
+            let (speed, tore, s) = v_pulled_apart::<S>(segments, None);
+            eprintln!("V pulled apart, {name}, {segments}: load speed {speed:.2} m/s, stretch {s:.3e}");
+            assert!(!tore, "{name}: no tear tension, no tear");
+            assert!(speed < 50.0, "{name}, {segments}: load flung at {speed:.1} m/s");
+            // 5 m between the hooks against 2 × 2 m of rope: laid straight, 25 % stretched,
+            // and no more.
+            assert!(s < 0.2501, "{name}, {segments}: stretch {:.1} %", s * 100.0);
+            let (speed, tore, _) = v_pulled_apart::<S>(segments, Some(2000.0));
+            eprintln!("V pulled apart with a tear tension, {name}, {segments}: load speed {speed:.2} m/s, tore {tore}");
+            assert!(tore, "{name}, {segments}: a 2 kN tear tension should tear once the hooks pass the reach");
+            assert!(speed < 50.0, "{name}, {segments}: load flung at {speed:.1} m/s");
+        }
+    }
+    check::<Space2<f64>>("2D f64");
+    check::<Space2<f32>>("2D f32");
+    check::<Space2<Fx>>("2D fixed");
+    check::<Space3<f64>>("3D f64");
+}
+
+/// (d) A tripod: three ropes from anchors 1.2 m from the middle at 120°, the load 1.6 m
+/// below; 4 s, the last 2 measured.
+fn tripod<S: Space>(segments: usize) -> Measured {
+    let anchors: Vec<[f64; 3]> = (0..3)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / 3.0;
+            [1.2 * a.cos(), 0.0, 1.2 * a.sin()]
+        })
+        .collect();
+    let (mut w, load, _, ropes) = build::<S>(&anchors, [0.0, -1.6, 0.0], segments, None);
+    run(&mut w, load, &ropes, 240, 120)
+}
+
+#[test]
+fn a_load_hung_from_a_tripod_of_three_ropes_reads_its_statics() {
+    fn check<S: Space>(name: &str) {
+        for segments in [20, 40] {
+            let m = tripod::<S>(segments);
+            eprintln!("tripod, {name}, {segments} segments: {m:?}");
+            assert!(m.stretch < 1e-3, "{name}, {segments}: stretch {:.4} %", m.stretch * 100.0);
+            assert!(m.off_statics < 0.03, "{name}, {segments}: tension {:.2} % off statics", m.off_statics * 100.0);
+            assert!(m.jitter < 0.01, "{name}, {segments}: tension changes {:.2} % a frame", m.jitter * 100.0);
+        }
+    }
+    check::<Space3<f64>>("f64");
+    check::<Space3<f32>>("f32");
+    check::<Space3<Fx>>("fixed");
+}
