@@ -102,6 +102,7 @@ fn build_in<S: Space>(
     (w, load, pins, ropes)
 }
 
+#[allow(clippy::needless_range_loop)]
 /// The ropes' statics at the load: the tension of each rope's last segment that balances
 /// the load's weight along the measured directions (least squares), and the read-outs.
 fn statics<S: Space>(w: &World<S>, load: ParticleHandle, ropes: &[RopeHandle]) -> (Vec<f64>, Vec<f64>) {
