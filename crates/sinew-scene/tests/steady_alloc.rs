@@ -88,12 +88,13 @@ const SCENES_2D: [&str; 7] = [
 
 /// 3D scenes: ropes among spheres and boxes, ragdolls falling asleep, a taut rope over
 /// edges, ropes between moving objects (the chain solve's piecewise fallback), a muscle
-/// ragdoll, two ragdolls in body contact, the showcase.
-const SCENES_3D: [&str; 7] = [
+/// ragdoll, two ragdolls in body contact, the showcase, ropes sharing a load.
+const SCENES_3D: [&str; 8] = [
     "rope_14m_3d.json",
     "ragdoll_3d.json",
     "rope_taut_3d.json",
     "rope_between_objects_3d.json",
+    "rope_shared_load_3d.json",
     "muscle_ragdoll_3d.json",
     "bench_two_ragdolls_contact_3d.json",
     "showcase_3d.json",

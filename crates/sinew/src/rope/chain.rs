@@ -95,6 +95,8 @@ pub(crate) struct ChainScratch<S: Space> {
     /// `rope::solve`'s piecewise fallback: each particle's slot, motion this substep and
     /// end position (kept for its capacity).
     pub(crate) pieces: Vec<(usize, VecOf<S>, VecOf<S>)>,
+    /// The ropes that share a load, solved together (`rope::shared`).
+    pub(crate) shared: super::shared::Shared<S>,
 }
 
 // The per-link passes below index equal-length slices (`&a[..m]`, `&b[1..=m]`): with the
@@ -463,7 +465,7 @@ fn solve_chain_body<S: Space>(
 /// latencies overlap. A zero pivot gives a zero row (cannot happen for the chain's
 /// diagonally dominant matrix; kept so that degenerate input yields no NaN).
 #[inline]
-fn solve_tridiagonal<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &mut [R], work: &mut [R]) {
+pub(super) fn solve_tridiagonal<R: Real>(diag: &[R], upper: &[R], rhs: &mut [R], factor: &mut [R], work: &mut [R]) {
     let m = diag.len();
     let k = m / 2;
     if R::FLOATING && continuant_range(diag) {

@@ -16,7 +16,8 @@
 //!   not one substep's: `rope/tension.rs`), smooth from frame to frame; tearing reads it.
 //! - **Attached ends**: a particle of the world (a load, a hand, a ragdoll node) can be a
 //!   rope's end node ([`RopeDef::attach_start`]), its mass inside the exact chain solve, so
-//!   a 10 kg load hangs from a 200 g rope with under 0.1 % stretch.
+//!   a 10 kg load hangs from a 200 g rope with under 0.1 % stretch. Ropes that end at the
+//!   same particle (a crate in a V, a tripod) are solved together with it (`rope/shared.rs`).
 //! - **Grab anywhere**: by particle index or arc length; pin to a point or drive to a
 //!   moving target; release with the hand's velocity.
 //! - **Reel** at either end with no particle pool: the end segment's rest length changes
@@ -67,6 +68,7 @@ pub mod curve;
 pub mod edge;
 pub mod overstretch;
 pub(crate) mod reel;
+pub(crate) mod shared;
 pub(crate) mod solve;
 pub mod taut;
 pub(crate) mod tear;

@@ -104,6 +104,7 @@ pub(crate) fn begin_step<S: Space>(
         chain.uneven.push(uneven);
         chain.fixed_twice.push(fixed_twice);
     }
+    chain.shared.plan(ropes, ps);
     let zero = RealOf::<S>::ZERO;
     // Wake checks need the moving colliders only when some rope sleeps.
     let any_sleeping = ropes.values().any(|r| r.sleep.sleeping);
@@ -206,8 +207,13 @@ pub(crate) fn solve_ropes<S: Space>(
     let coarse_tol = RealOf::<S>::from_ratio(1, COARSE_TOLERANCE);
     let fine_tol = RealOf::<S>::from_ratio(1, FINE_TOLERANCE);
     let held_tol = RealOf::<S>::from_ratio(1, HELD_TOLERANCE);
+    // A V of two ropes pulled to its length between fixed ends: its hub held, its ropes
+    // solved one by one as ropes held at both ends (`rope::shared`).
+    let mut shared = core::mem::take(&mut scratch.shared);
+    shared.hold(ropes, ps, &mut scratch.fixed_twice);
+    scratch.shared = shared;
     for (i, r) in ropes.values_mut().enumerate() {
-        if r.sleep.sleeping {
+        if r.sleep.sleeping || scratch.shared.member.get(i).copied().unwrap_or(false) {
             continue;
         }
         if r.taut.active {
@@ -248,21 +254,46 @@ pub(crate) fn solve_ropes<S: Space>(
             super::overstretch::release(r, ps, ctx, &held, first);
         }
         scratch.held = held;
-        if let Some(bc) = r.bend_compliance {
-            for (j, w) in r.idx.windows(3).enumerate() {
-                let mut c = Bending::new(w[0] as usize, w[1] as usize, w[2] as usize, r.bend_rest[j], bc);
-                c.lambda = r.bend_lambda[j];
-                c.solve(ps, ctx);
-                r.bend_lambda[j] = c.lambda;
+        bend_and_tether(r, ps, ctx, coarse);
+    }
+    // The ropes that share a load: their chains and the load solved together.
+    if scratch.shared.any() {
+        let mut shared = core::mem::take(&mut scratch.shared);
+        let tolerance = (held_tol, coarse_tol);
+        let coarse =
+            shared.solve(ropes, ps, ctx, tolerance, (first, first_substep), (MAX_NEWTON_STEPS, MAX_FINE_STEPS));
+        for h in shared.grouped() {
+            if let Some(r) = ropes.get_mut(h) {
+                if first && !r.bend_lambda.is_empty() {
+                    r.bend_lambda.iter_mut().for_each(|l| *l = zero);
+                }
+                bend_and_tether(r, ps, ctx, coarse);
             }
         }
-        // Tethers are the safety net for a chain solve that stopped short of its
-        // tolerance (a rope yanked harder than 32 Newton steps can follow, or a
-        // compliant rope). A converged chain already holds every tether: each link is
-        // within the tolerance, so every arc is too.
-        if r.tethers && !coarse {
-            solve_rope_tethers(r, ps);
+        scratch.shared = shared;
+    }
+    let mut shared = core::mem::take(&mut scratch.shared);
+    shared.release(ps, &mut scratch.fixed_twice);
+    scratch.shared = shared;
+}
+
+/// What follows a rope's chain solve: bending, and tethers unless the chain ended within
+/// the coarse tolerance (`coarse`).
+fn bend_and_tether<S: Space>(r: &mut Rope<S>, ps: &mut ParticleSet<S>, ctx: &SubstepContext<RealOf<S>>, coarse: bool) {
+    if let Some(bc) = r.bend_compliance {
+        for (j, w) in r.idx.windows(3).enumerate() {
+            let mut c = Bending::new(w[0] as usize, w[1] as usize, w[2] as usize, r.bend_rest[j], bc);
+            c.lambda = r.bend_lambda[j];
+            c.solve(ps, ctx);
+            r.bend_lambda[j] = c.lambda;
         }
+    }
+    // Tethers are the safety net for a chain solve that stopped short of its
+    // tolerance (a rope yanked harder than 32 Newton steps can follow, or a
+    // compliant rope). A converged chain already holds every tether: each link is
+    // within the tolerance, so every arc is too.
+    if r.tethers && !coarse {
+        solve_rope_tethers(r, ps);
     }
 }
 

@@ -32,6 +32,7 @@ mod rollback;
 mod rope;
 mod rope_attach;
 mod rope_on_post;
+mod rope_shared_load;
 mod rope_taut;
 mod rope_taut_3d;
 mod rope_tension;
