@@ -23,9 +23,9 @@
 //! of three such runs is kept (the machine is shared; the best is the least disturbed).
 //!
 //! ```sh
-//! cargo run --release -p sinew-bench --example scaling              # all curves, writes the PNG
-//! cargo run --release -p sinew-bench --example scaling -- --quick   # small sizes only
-//! cargo run --release -p sinew-bench --example scaling -- --only colliders --sizes 9,16 --out /tmp/c.png
+//! cargo run --release -p sinew-bench --example scaling --features plots  # all curves, writes the PNG
+//! cargo run --release -p sinew-bench --example scaling --features plots -- --quick   # small sizes only
+//! cargo run --release -p sinew-bench --example scaling --features plots -- --only colliders --sizes 9,16 --out /tmp/c.png
 //! ```
 
 use plotters::prelude::*;
