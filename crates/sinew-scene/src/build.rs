@@ -269,6 +269,9 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Re
     if let Some(on) = spec.tree_solve {
         def.tree_solve = on;
     }
+    if let Some(on) = spec.limit_rows {
+        def.limit_rows = on;
+    }
     if let Some(on) = spec.body_contacts {
         def.body_contacts = on;
     }

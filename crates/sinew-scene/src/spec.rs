@@ -52,6 +52,10 @@ pub struct SceneSpec {
     /// false in 3D.
     #[serde(default)]
     pub tree_solve: Option<bool>,
+    /// Violated joint limits and contact planes as rows of the tree solve, 2D
+    /// (`WorldDef::limit_rows`); default false.
+    #[serde(default)]
+    pub limit_rows: Option<bool>,
     /// Contacts between bodies: particles as spheres, bones and rope spans as capsules
     /// (`WorldDef::body_contacts`); default false.
     #[serde(default)]
