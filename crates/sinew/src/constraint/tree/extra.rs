@@ -43,7 +43,7 @@
 //! not hold: a particle with no contact plane this substep (a fast one whose pair has
 //! none) can still be moved inside a collider (0.6–1.1 mm measured).
 
-use super::{GROUND, MAX_NEWTON, Piece, SKIP, TOL, TreeSolver};
+use super::{GROUND, MAX_NEWTON, Piece, TOL, TreeSolver};
 use crate::arena::Arena;
 use crate::constraint::{JointLimitSolver, LimitRow};
 use crate::dim::{BaseSpace as Space, RealOf, VecOf};
@@ -133,17 +133,7 @@ impl<S: Space> TreeSolver<S> {
         first: bool,
         limits: &mut Arena<L>,
     ) {
-        if first {
-            self.lambda.iter_mut().for_each(|l| *l = RealOf::<S>::ZERO);
-        }
-        let (fine, tol) = (RealOf::<S>::from_ratio(SKIP.0, SKIP.1), RealOf::<S>::from_ratio(TOL.0, TOL.1));
-        for i in 0..self.pieces.len() {
-            if !self.asleep[i] {
-                let skip = if self.near.get(i).copied().unwrap_or(true) { fine } else { tol };
-                self.solve_piece(ps, i, skip);
-                self.solve_rows_of(ps, limits, i, false);
-            }
-        }
+        self.solve_each(ps, first, |t, ps, i| t.solve_rows_of(ps, limits, i, false));
     }
 
     /// Solves again the trees [`mark_struck`](Self::mark_struck) marked, with their pushed
@@ -154,18 +144,7 @@ impl<S: Space> TreeSolver<S> {
         ps: &mut ParticleSet<S>,
         limits: &mut Arena<L>,
     ) {
-        for i in 0..self.pieces.len() {
-            if self.struck[i] {
-                self.struck[i] = false;
-                if !self.asleep[i] {
-                    self.solve_piece(ps, i, RealOf::<S>::from_ratio(SKIP.0, SKIP.1));
-                    self.solve_rows_of(ps, limits, i, true);
-                }
-                let (n0, n1) = self.pieces[i].nodes;
-                self.heavy[n0 as usize..n1 as usize].iter_mut().for_each(|h| *h = VecOf::<S>::ZERO);
-                self.stick[n0 as usize..n1 as usize].iter_mut().for_each(|h| *h = false);
-            }
-        }
+        self.solve_struck(ps, |t, ps, i| t.solve_rows_of(ps, limits, i, true));
     }
 
     /// After the plain solve of piece `i`: if a limit of it (or, with `planes`, a contact

@@ -665,6 +665,17 @@ impl<S: Space> TreeSolver<S> {
 
     /// Solves every tree; `first`: the substep's first iteration (multipliers restart).
     pub(crate) fn solve<P: Positions<S>>(&mut self, ps: &mut P, first: bool) {
+        self.solve_each(ps, first, |_, _, _| {});
+    }
+
+    /// [`solve`](Self::solve), calling `after` on each piece right after its solve (the
+    /// limit rows of `extra`).
+    pub(super) fn solve_each<P: Positions<S>>(
+        &mut self,
+        ps: &mut P,
+        first: bool,
+        mut after: impl FnMut(&mut Self, &mut P, usize),
+    ) {
         if first {
             self.lambda.iter_mut().for_each(|l| *l = RealOf::<S>::ZERO);
         }
@@ -673,6 +684,7 @@ impl<S: Space> TreeSolver<S> {
             if !self.asleep[i] {
                 let skip = if self.near.get(i).copied().unwrap_or(true) { fine } else { tol };
                 self.solve_piece(ps, i, skip);
+                after(self, ps, i);
             }
         }
     }
@@ -710,14 +722,25 @@ impl<S: Space> TreeSolver<S> {
     /// [`pushed`](Self::pushed)), each pushed particle heavy along its normal, or in every
     /// direction if static friction holds it.
     pub(crate) fn solve_after_contacts<P: Positions<S>>(&mut self, ps: &mut P) {
-        if !self.mark_struck() {
-            return;
+        if self.mark_struck() {
+            self.solve_struck(ps, |_, _, _| {});
         }
+    }
+
+    /// Solves again the trees [`mark_struck`](Self::mark_struck) marked, calling `after`
+    /// on each right after its solve (the limit rows of `extra`), then makes their pushed
+    /// particles light again.
+    pub(super) fn solve_struck<P: Positions<S>>(
+        &mut self,
+        ps: &mut P,
+        mut after: impl FnMut(&mut Self, &mut P, usize),
+    ) {
         for i in 0..self.pieces.len() {
             if self.struck[i] {
                 self.struck[i] = false;
                 if !self.asleep[i] {
                     self.solve_piece(ps, i, RealOf::<S>::from_ratio(SKIP.0, SKIP.1));
+                    after(self, ps, i);
                 }
                 let (n0, n1) = self.pieces[i].nodes;
                 self.heavy[n0 as usize..n1 as usize].iter_mut().for_each(|h| *h = VecOf::<S>::ZERO);
