@@ -152,22 +152,16 @@ impl<S: Space> Shared<S> {
         let n = self.member.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);
+        // After the sort the ends at one particle are consecutive: a run of two or more
+        // is a hub.
         let mut any = false;
-        let mut s = 0;
-        while s < self.ends.len() {
-            let mut e = s + 1;
-            while e < self.ends.len() && self.ends[e].0 == self.ends[s].0 {
-                e += 1;
+        for run in self.ends.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() >= 2) {
+            any = true;
+            let a = root(&mut self.parent, run[0].1);
+            for end in &run[1..] {
+                let b = root(&mut self.parent, end.1);
+                self.parent[b as usize] = a;
             }
-            if e - s >= 2 {
-                any = true;
-                let a = root(&mut self.parent, self.ends[s].1);
-                for j in s + 1..e {
-                    let b = root(&mut self.parent, self.ends[j].1);
-                    self.parent[b as usize] = a;
-                }
-            }
-            s = e;
         }
         if !any {
             return;
@@ -175,19 +169,10 @@ impl<S: Space> Shared<S> {
         // Ropes by group (in the order of their roots), each hub once.
         self.gid.clear();
         self.gid.resize(n, NONE);
-        let mut s = 0;
-        while s < self.ends.len() {
-            let mut e = s + 1;
-            while e < self.ends.len() && self.ends[e].0 == self.ends[s].0 {
-                e += 1;
+        for run in self.ends.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() >= 2) {
+            for end in run {
+                self.member[end.1 as usize] = true;
             }
-            if e - s >= 2 {
-                for j in s..e {
-                    let r = self.ends[j].1 as usize;
-                    self.member[r] = true;
-                }
-            }
-            s = e;
         }
         for r in 0..n {
             if !self.member[r] {
@@ -207,25 +192,18 @@ impl<S: Space> Shared<S> {
                     self.ropes.push((self.handles[r], [NONE; 2]));
                 }
             }
-            let mut s = 0;
-            while s < self.ends.len() {
-                let mut e = s + 1;
-                while e < self.ends.len() && self.ends[e].0 == self.ends[s].0 {
-                    e += 1;
+            for run in self.ends.chunk_by(|a, b| a.0 == b.0).filter(|run| run.len() >= 2) {
+                if self.gid[root(&mut self.parent, run[0].1) as usize] != g as u32 {
+                    continue;
                 }
-                let r = self.ends[s].1;
-                if e - s >= 2 && self.gid[root(&mut self.parent, r) as usize] == g as u32 {
-                    let hub = self.hubs.len() as u32 - h0;
-                    self.hubs.push(self.ends[s].0);
-                    for j in s..e {
-                        let (_, rr, end) = self.ends[j];
-                        let h = self.handles[rr as usize];
-                        if let Some(m) = self.ropes[r0 as usize..].iter_mut().find(|m| m.0 == h) {
-                            m.1[end as usize] = hub;
-                        }
+                let hub = self.hubs.len() as u32 - h0;
+                self.hubs.push(run[0].0);
+                for &(_, rr, end) in run {
+                    let h = self.handles[rr as usize];
+                    if let Some(m) = self.ropes[r0 as usize..].iter_mut().find(|m| m.0 == h) {
+                        m.1[end as usize] = hub;
                     }
                 }
-                s = e;
             }
             self.groups[g] = (r0, self.ropes.len() as u32, h0, self.hubs.len() as u32);
         }
