@@ -168,11 +168,15 @@ struct Part<S: DriveSpace> {
     from: RotOf<S>,
     lambda: [RealOf<S>; 3],
     alive: bool,
+    /// The other parts (bit `k`: part `k`, for the first [`solve::CACHED`]) whose frame
+    /// holds one of this part's nodes: what a turn of this part moves non-rigidly (the
+    /// solve's caches, `drive_solve.rs`). Derived from the rig at build.
+    moves_frames: u32,
 }
 
 saved_state!(impl[S: DriveSpace] Part<S> {
     nodes, frame, frame_rig, rest_inv, rest_dir, full, parent, stiffness, damping, strength, twist_scale,
-    target, target_velocity, from, lambda, alive,
+    target, target_velocity, from, lambda, alive, moves_frames,
 });
 
 /// A pose drive with hit reactions (see the module docs): a [`Controller`] over the
@@ -326,7 +330,17 @@ impl<S: DriveSpace> PoseDrive<S> {
                 from: RotOf::<S>::IDENTITY,
                 lambda: [RealOf::<S>::ZERO; 3],
                 alive: true,
+                moves_frames: 0,
             });
+        }
+        for i in 0..out.len() {
+            let mut mask = 0u32;
+            for (k, other) in out.iter().enumerate().take(solve::CACHED) {
+                if k != i && other.frame.iter().any(|h| out[i].nodes.contains(h)) {
+                    mask |= 1 << k;
+                }
+            }
+            out[i].moves_frames = mask;
         }
         // Parents must not form a cycle.
         for start in 0..out.len() {

@@ -3,7 +3,7 @@
 
 use crate::math::{Real, Rotation, Vector};
 use crate::particle::{ParticleHandle, ParticleSet};
-use crate::space::{RealOf, VecOf};
+use crate::space::{RealOf, RotOf, VecOf};
 
 use super::frame::DriveSpace;
 
@@ -89,10 +89,16 @@ pub(super) fn solve_n<R: Real, const N: usize>(mut m: [[R; 3]; 3], mut b: [R; 3]
     Some(x)
 }
 
-/// Turns the part's free particles by rotation vector `r` about `c`.
-pub(super) fn turn<S: DriveSpace>(ps: &mut ParticleSet<S>, nodes: &[ParticleHandle], c: VecOf<S>, r: S::Angular) {
+/// Turns the part's free particles by rotation vector `r` about `c`; the rotation, or
+/// `None` when `r` is zero (nothing moved).
+pub(super) fn turn<S: DriveSpace>(
+    ps: &mut ParticleSet<S>,
+    nodes: &[ParticleHandle],
+    c: VecOf<S>,
+    r: S::Angular,
+) -> Option<RotOf<S>> {
     if r == S::angular_zero() {
-        return;
+        return None;
     }
     let q = S::exp(r);
     for &h in nodes {
@@ -101,4 +107,5 @@ pub(super) fn turn<S: DriveSpace>(ps: &mut ParticleSet<S>, nodes: &[ParticleHand
             ps.pos[k] = c + q.rotate(ps.pos[k] - c);
         }
     }
+    Some(q)
 }

@@ -2,9 +2,40 @@
 //! in part order (Gauss–Seidel), on the substeps the drive runs on.
 //!
 //! (The substeps it runs on: the [drive's module docs](super), "Drive rate".)
+//!
+//! # What one solve measures once
+//!
+//! A part is asked for by itself and by each of its children (a chest with four), and each
+//! of those solves turns it. Measuring everything again from the particles every time
+//! (three orientations from frame nodes, two inertia tensors and three centres per part)
+//! was half a fighter's frame, so a solve keeps, per part (up to [`CACHED`] parts, on the
+//! stack):
+//!
+//! - **its orientation at the substep's start** (`prev` does not move during a solve):
+//!   exact;
+//! - **its current orientation**, measured on first use and then carried through the
+//!   solve's turns: a turn `r` about the part's centre rotates all of its free frame nodes
+//!   rigidly, so the frame becomes `exp(r)·q` — the exact update up to rounding. The pair
+//!   being solved (part and parent) is updated that way after its turns; a part with a
+//!   pinned frame node is measured again instead. The turn of a part also moves the nodes
+//!   it shares with its parent (a neck, a shoulder), which are frame nodes of the other:
+//!   that non-rigid part of the motion, a few millimetres that the bones take back, is
+//!   *not* carried into the pair's cached orientations; every **other** part whose frame
+//!   holds a node the pair moved (`Part::moves_frames`, from the rig at build) is measured
+//!   again when next asked for;
+//! - **its inertia** (prepared for `I⁻¹a`), computed exactly when the part is solved and
+//!   reused when its children push back on it. Between the two it has turned by its
+//!   children's small corrections, so a child sees its parent's effective mass a little
+//!   stale (by the rotation of a few substep corrections); the turns stay opposite
+//!   impulses in that tensor. The centres are measured where they are used, so a turn
+//!   never moves a part's mass.
+//!
+//! These change the solve's rounding and, within one substep, what a part reads of its
+//! parent, not the method: the drive's step-response tests hold to the same 2 %.
 
 use crate::controller::SubstepSolver;
 use crate::math::{Real, Rotation};
+use crate::particle::{ParticleHandle, ParticleSet};
 use crate::space::{RealOf, RotOf, VecOf};
 
 use super::PoseDrive;
@@ -43,9 +74,8 @@ impl<S: DriveSpace> PoseDrive<S> {
             let m = RealOf::<S>::from_i32(span as i32);
             (h2 * m, h * m)
         };
-        // The orientations at the substep's start (`prev` does not move during the solve),
-        // each computed once rather than once per child as well.
-        let mut prev = PrevOrientations::<S>::new();
+        // Orientations and inertias measured once per solve (module docs).
+        let mut cache = SolveCache::<S>::new();
         for i in 0..self.parts.len() {
             let p = &self.parts[i];
             let st = g * p.strength;
@@ -57,12 +87,12 @@ impl<S: DriveSpace> PoseDrive<S> {
                 continue;
             }
             let ps = &*s.particles;
-            let (Some(q), Some(q0)) = (self.orientation_from(&ps.pos, i), prev.get(self, &ps.prev, i)) else {
+            let (Some(q), Some(q0)) = (cache.now(self, &ps.pos, i), cache.prev(self, &ps.prev, i)) else {
                 continue;
             };
             let (qp, qp0) = match parent {
                 None => (RotOf::<S>::IDENTITY, RotOf::<S>::IDENTITY),
-                Some(j) => match (self.orientation_from(&ps.pos, j), prev.get(self, &ps.prev, j)) {
+                Some(j) => match (cache.now(self, &ps.pos, j), cache.prev(self, &ps.prev, j)) {
                     (Some(a), Some(b)) => (a, b),
                     _ => continue,
                 },
@@ -81,14 +111,11 @@ impl<S: DriveSpace> PoseDrive<S> {
                 ),
             );
             let Some(c) = centre(ps, &p.nodes) else { continue };
-            let cp = parent.and_then(|j| centre(ps, &self.parts[j].nodes));
             let (mut turn_i, mut turn_p) = (S::angular_zero(), S::angular_zero());
             let mut lambda = p.lambda;
             let ti = S::inertia_prepare(&inertia(ps, &p.nodes, c));
-            let tp = match (parent, cp) {
-                (Some(j), Some(cp)) => Some(S::inertia_prepare(&inertia(ps, &self.parts[j].nodes, cp))),
-                _ => None,
-            };
+            cache.set_inertia(i, ti);
+            let tp = parent.and_then(|j| cache.inertia(ps, &self.parts[j].nodes, j));
             // Per row: the turn per unit angular impulse about its axis, I⁻¹a (part and
             // parent), and the row's right-hand side.
             let mut gi = [S::angular_zero(); 3];
@@ -141,37 +168,103 @@ impl<S: DriveSpace> PoseDrive<S> {
                 turn_p = S::angular_add(turn_p, S::angular_scale(gp[k], -dl[k]));
             }
             self.parts[i].lambda = lambda;
-            turn(s.particles, &self.parts[i].nodes, c, turn_i);
+            let ri = turn(s.particles, &self.parts[i].nodes, c, turn_i);
+            cache.turned(self, s.particles, i, ri);
+            let mut moved = self.parts[i].moves_frames;
             // The parent turns about its centre *after* the part's turn: a particle the two
             // share (a neck) has moved, and a stale centre would move the parent's mass.
             if let Some(j) = parent
                 && let Some(cp) = centre(s.particles, &self.parts[j].nodes)
             {
-                turn(s.particles, &self.parts[j].nodes, cp, turn_p);
+                let rp = turn(s.particles, &self.parts[j].nodes, cp, turn_p);
+                cache.turned(self, s.particles, j, rp);
+                moved |= self.parts[j].moves_frames;
             }
+            // Other parts whose frames hold a node the pair moved are measured again.
+            cache.forget(moved & !(bit(i) | parent.map_or(0, bit)));
         }
     }
 }
 
-/// Parts' orientations from `prev`, computed on first use within one solve (a parent's
-/// is asked for by each of its children). Up to [`PREV_CACHED`] parts are
-/// kept on the stack; beyond, each is computed when asked.
-struct PrevOrientations<S: DriveSpace> {
-    cached: [Option<Option<RotOf<S>>>; PREV_CACHED],
+/// Part `k`'s bit in a [`SolveCache`] mask (0 beyond [`CACHED`]: never cached).
+fn bit(k: usize) -> u32 {
+    if k < CACHED { 1 << k } else { 0 }
 }
 
-const PREV_CACHED: usize = 24;
+/// What one solve measures once per part (see the module docs): the orientation at the
+/// substep's start, the current orientation carried through the solve's turns, and the
+/// prepared inertia. Up to [`CACHED`] parts are kept on the stack; beyond, each is
+/// measured when asked.
+struct SolveCache<S: DriveSpace> {
+    prev: [Option<Option<RotOf<S>>>; CACHED],
+    now: [Option<Option<RotOf<S>>>; CACHED],
+    inertia: [Option<Option<S::InertiaSolver>>; CACHED],
+}
 
-impl<S: DriveSpace> PrevOrientations<S> {
+/// Parts a [`SolveCache`] holds (at most 32: `Part::moves_frames` is a
+/// `u32` mask).
+pub(super) const CACHED: usize = 24;
+
+impl<S: DriveSpace> SolveCache<S> {
     fn new() -> Self {
-        Self { cached: [None; PREV_CACHED] }
+        Self { prev: [None; CACHED], now: [None; CACHED], inertia: [None; CACHED] }
     }
 
-    fn get(&mut self, d: &PoseDrive<S>, prev: &[VecOf<S>], i: usize) -> Option<RotOf<S>> {
-        match self.cached.get_mut(i) {
+    /// Part `i`'s orientation from `prev` (exact: `prev` does not move during a solve).
+    fn prev(&mut self, d: &PoseDrive<S>, prev: &[VecOf<S>], i: usize) -> Option<RotOf<S>> {
+        match self.prev.get_mut(i) {
             Some(Some(q)) => *q,
             Some(slot) => *slot.insert(d.orientation_from(prev, i)),
             None => d.orientation_from(prev, i),
+        }
+    }
+
+    /// Part `i`'s current orientation: measured on first use (or after [`Self::forget`]),
+    /// then carried by [`Self::turned`].
+    fn now(&mut self, d: &PoseDrive<S>, pos: &[VecOf<S>], i: usize) -> Option<RotOf<S>> {
+        match self.now.get_mut(i) {
+            Some(Some(q)) => *q,
+            Some(slot) => *slot.insert(d.orientation_from(pos, i)),
+            None => d.orientation_from(pos, i),
+        }
+    }
+
+    /// Part `i` turned by `r` about its centre: its cached orientation becomes `r·q` when
+    /// every frame node is free (all of them turned), else it is measured again.
+    fn turned(&mut self, d: &PoseDrive<S>, ps: &ParticleSet<S>, i: usize, r: Option<RotOf<S>>) {
+        let (Some(r), Some(slot)) = (r, self.now.get_mut(i)) else { return };
+        let zero = RealOf::<S>::ZERO;
+        *slot = match *slot {
+            Some(Some(q)) if d.parts[i].frame.iter().all(|h| ps.inv_mass[h.index()] != zero) => {
+                Some(Some(r.compose(q)))
+            }
+            _ => None,
+        };
+    }
+
+    /// Drops the current orientations of the parts in `mask` (bit `k`: part `k`).
+    fn forget(&mut self, mut mask: u32) {
+        while mask != 0 {
+            self.now[mask.trailing_zeros() as usize] = None;
+            mask &= mask - 1;
+        }
+    }
+
+    /// Part `i`'s prepared inertia, as computed when it was solved (or now, about its
+    /// centre, if it was not); `None` when it cannot turn.
+    fn inertia(&mut self, ps: &ParticleSet<S>, nodes: &[ParticleHandle], i: usize) -> Option<S::InertiaSolver> {
+        let measure = || centre(ps, nodes).map(|c| S::inertia_prepare(&inertia(ps, nodes, c)));
+        match self.inertia.get_mut(i) {
+            Some(Some(t)) => *t,
+            Some(slot) => *slot.insert(measure()),
+            None => measure(),
+        }
+    }
+
+    /// Part `i`'s inertia as its own solve computed it.
+    fn set_inertia(&mut self, i: usize, t: S::InertiaSolver) {
+        if let Some(slot) = self.inertia.get_mut(i) {
+            *slot = Some(Some(t));
         }
     }
 }
