@@ -101,22 +101,61 @@ pub(super) struct Chain<'a, S: FightSpace> {
     pub bend: VecOf<S>,
 }
 
-/// The deepest overlap (m; negative when clear) of bones `mine` (positions by `at`) with
-/// the opponent's bones `theirs` (positions by `their`), each at its smaller end radius.
-fn depth<S: FightSpace>(
+/// The opponent's bones where [`stop_chain`] sees them: ends, smaller radius, and a
+/// bounding sphere (centre, radius + half length) for the cull.
+#[derive(Clone, Copy)]
+struct Placed<V, R> {
+    ends: [V; 2],
+    radius: R,
+    centre: V,
+    reach: R,
+}
+
+/// Opponent bones [`stop_chain`] places on the stack (a rig with more is checked
+/// without the cull).
+const PLACED: usize = 64;
+
+/// How much the cull's bound is widened (m), so that rounding in it (in `f32` or fixed
+/// point) can never drop a pair that the exact test would count.
+fn cull_slack<R: Real>() -> R {
+    R::from_ratio(1, 1000)
+}
+
+/// The deepest overlap (m) of bones `mine` (positions by `at`) with the opponent's bones
+/// `theirs`, each at its smaller end radius, **where it exceeds `floor`**; otherwise
+/// `floor`. So `max(exact, floor)`, bit for bit, while a pair whose bounding spheres are
+/// too far apart to reach above the running maximum is skipped without its closest-points
+/// test (the spheres bound the gap: `gap ≥ |cᵢ − cⱼ| − hᵢ − hⱼ` with `h` the half lengths).
+/// With `stop_at_first`, it returns as soon as a pair exceeds `floor` (that pair's depth,
+/// not necessarily the deepest).
+fn depth_over<S: FightSpace>(
     mine: &[Bone<RealOf<S>>],
     at: impl Fn(u32) -> VecOf<S>,
-    theirs: &[Bone<RealOf<S>>],
-    their: impl Fn(u32) -> VecOf<S>,
+    theirs: &[Placed<VecOf<S>, RealOf<S>>],
+    floor: RealOf<S>,
+    stop_at_first: bool,
 ) -> RealOf<S> {
-    let mut deepest = -RealOf::<S>::MAX;
+    let (half, zero) = (RealOf::<S>::HALF, RealOf::<S>::ZERO);
+    let mut deepest = floor;
     for &([a, b], [ra, rb]) in mine {
         let (pa, pb) = (at(a), at(b));
-        for &([c, d], [rc, rd]) in theirs {
-            let (qc, qd) = (their(c), their(d));
+        let r = ra.min(rb);
+        let (c, reach) = ((pa + pb) * half, r + (pb - pa).length() * half);
+        for o in theirs {
+            let bound = reach + o.reach - deepest + cull_slack::<RealOf<S>>();
+            if bound <= zero || (c - o.centre).length_squared() >= bound * bound {
+                continue;
+            }
+            let [qc, qd] = o.ends;
             let (s, t) = closest_params(pa, pb, qc, qd);
             let gap = (pa.lerp(pb, s) - qc.lerp(qd, t)).length();
-            deepest = deepest.max(ra.min(rb) + rc.min(rd) - gap);
+            let d = r + o.radius - gap;
+            if d > deepest {
+                deepest = d;
+                if stop_at_first {
+                    return deepest;
+                }
+            }
         }
     }
     deepest
@@ -124,7 +163,8 @@ fn depth<S: FightSpace>(
 
 /// Where the effector of `chain`, moving from `x` to `to` this frame, stops so that no
 /// bone of the limb sinks deeper than [`chain_tolerance`] into the opponent (`opp`, its
-/// bones `opp_bones`), with the limb's depth now (see the module docs).
+/// bones `opp_bones`), with the limb's depth now where it exceeds [`chain_tolerance`]
+/// (else the tolerance; see the module docs).
 pub(super) fn stop_chain<S: FightSpace>(
     ps: &ParticleSet<S>,
     chain: &Chain<'_, S>,
@@ -142,8 +182,25 @@ pub(super) fn stop_chain<S: FightSpace>(
     };
     let [root, mid, end] = chain.joints;
     let (r, m) = (pos(root), pos(mid));
-    let now = depth::<S>(chain.bones, pos, opp_bones, their);
-    let allowed = now.max(chain_tolerance());
+    // The opponent's bones placed once for every sample below.
+    let zero = VecOf::<S>::ZERO;
+    let blank = Placed { ends: [zero; 2], radius: RealOf::<S>::ZERO, centre: zero, reach: RealOf::<S>::ZERO };
+    let mut placed = [blank; PLACED];
+    let n = opp_bones.len();
+    if n > PLACED {
+        return stop_chain_unculled(chain, opp_bones, their, pos, x, to);
+    }
+    for (o, &([c, d], [rc, rd])) in placed.iter_mut().zip(opp_bones) {
+        let (qc, qd) = (their(c), their(d));
+        let radius = rc.min(rd);
+        let reach = radius + (qd - qc).length() * RealOf::<S>::HALF;
+        *o = Placed { ends: [qc, qd], radius, centre: (qc + qd) * RealOf::<S>::HALF, reach };
+    }
+    let theirs = &placed[..n];
+    // Only whether the limb is deeper than the tolerance matters (the caller compares
+    // `now` with twice it), so the depth below it is not worked out.
+    let now = depth_over::<S>(chain.bones, pos, theirs, chain_tolerance(), false);
+    let allowed = now;
     // The limb's depth with the effector at x + s·(to − x): the IK's middle joint, the
     // upper part's other nodes carried with it.
     let at_s = |s: RealOf<S>| {
@@ -158,31 +215,79 @@ pub(super) fn stop_chain<S: FightSpace>(
                 pos(k) + (m1 - m)
             }
         };
-        depth::<S>(chain.bones, place, opp_bones, their)
+        depth_over::<S>(chain.bones, place, theirs, allowed, true) > allowed
     };
-    let one = RealOf::<S>::ONE;
-    if at_s(one) <= allowed {
-        return (to, now);
+    (shorten(x, to, at_s), now)
+}
+
+/// The largest `s` (8 samples, then 8 bisections) at which `too_deep(s)` is false, as the
+/// point `x + s·(to − x)`; `to` itself when it is not too deep.
+fn shorten<V: Vector<R>, R: Real>(x: V, to: V, too_deep: impl Fn(R) -> bool) -> V {
+    let one = R::ONE;
+    if !too_deep(one) {
+        return to;
     }
     let steps = 8;
-    let (mut lo, mut hi) = (RealOf::<S>::ZERO, one);
+    let (mut lo, mut hi) = (R::ZERO, one);
     for k in 1..=steps {
-        let s = RealOf::<S>::from_ratio(k, steps);
-        if at_s(s) > allowed {
+        let s = R::from_ratio(k, steps);
+        if too_deep(s) {
             hi = s;
             break;
         }
         lo = s;
     }
     for _ in 0..8 {
-        let s = (lo + hi) * RealOf::<S>::HALF;
-        if at_s(s) > allowed {
+        let s = (lo + hi) * R::HALF;
+        if too_deep(s) {
             hi = s;
         } else {
             lo = s;
         }
     }
-    (x + (to - x) * lo, now)
+    x + (to - x) * lo
+}
+
+/// [`stop_chain`] for an opponent with more than [`PLACED`] bones: every pair tested.
+fn stop_chain_unculled<S: FightSpace>(
+    chain: &Chain<'_, S>,
+    opp_bones: &[Bone<RealOf<S>>],
+    their: impl Fn(u32) -> VecOf<S>,
+    pos: impl Fn(u32) -> VecOf<S>,
+    x: VecOf<S>,
+    to: VecOf<S>,
+) -> (VecOf<S>, RealOf<S>) {
+    let depth = |at: &dyn Fn(u32) -> VecOf<S>| {
+        let mut deepest = -RealOf::<S>::MAX;
+        for &([a, b], [ra, rb]) in chain.bones {
+            let (pa, pb) = (at(a), at(b));
+            for &([c, d], [rc, rd]) in opp_bones {
+                let (qc, qd) = (their(c), their(d));
+                let (s, t) = closest_params(pa, pb, qc, qd);
+                let gap = (pa.lerp(pb, s) - qc.lerp(qd, t)).length();
+                deepest = deepest.max(ra.min(rb) + rc.min(rd) - gap);
+            }
+        }
+        deepest
+    };
+    let [root, mid, end] = chain.joints;
+    let (r, m) = (pos(root), pos(mid));
+    let allowed = depth(&pos).max(chain_tolerance());
+    let too_deep = |s: RealOf<S>| {
+        let e = x + (to - x) * s;
+        let (m1, _) = aim_ik(r, m, e, chain.lengths[0], chain.lengths[1], chain.bend);
+        let place = |k: u32| {
+            if k == root {
+                r
+            } else if k == end {
+                e
+            } else {
+                pos(k) + (m1 - m)
+            }
+        };
+        depth(&place) > allowed
+    };
+    (shorten(x, to, too_deep), allowed)
 }
 
 /// A rig's bones whose both ends collide, as node indices and end radii.
