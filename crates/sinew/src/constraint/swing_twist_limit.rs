@@ -170,7 +170,7 @@ impl<R: Real> SwingTwistLimit<R> {
     /// a bone or reference vector of zero length, or a swing within about 10° of 180°).
     #[must_use]
     pub fn twist(xa: Vector3<R>, xb: Vector3<R>, xc: Vector3<R>, rp: Vector3<R>, rc: Vector3<R>) -> Option<R> {
-        Self::twist_gradient(xa, xb, xc, rp, rc).map(|(phi, _)| phi)
+        TwistForward::new(xa, xb, xc, rp, rc).map(|f| f.phi)
     }
 
     /// Twist angle `φ` and its exact gradient with respect to the five particles it depends
@@ -186,48 +186,7 @@ impl<R: Real> SwingTwistLimit<R> {
         rp: Vector3<R>,
         rc: Vector3<R>,
     ) -> Option<(R, [Vector3<R>; 5])> {
-        let (uh, lu) = (xb - xa).normalize_and_length();
-        let (vh, lv) = (xc - xb).normalize_and_length();
-        if lu == R::ZERO || lv == R::ZERO {
-            return None;
-        }
-        let (pr, qr) = (rp - xb, rc - xb);
-        // The swing's shortest arc is singular at 180°; 1 + cos θ = 1/64 is a swing of ≈ 170°.
-        let s = R::ONE + uh.dot(vh);
-        if s <= R::from_ratio(1, 64) {
-            return None;
-        }
-        // Forward: p ⊥ û, carried to p′ ⊥ v̂; φ = atan2(Q·(v̂ × p′), Q·p′).
-        let pu = uh.dot(pr);
-        let p = pr - uh * pu;
-        let w = uh + vh;
-        let t = vh.dot(p) / s;
-        let pp = p - w * t;
-        let e2 = vh.cross(pp);
-        let (x, y) = (qr.dot(pp), qr.dot(e2));
-        let r2 = x * x + y * y;
-        let eps2 = R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON;
-        if pp.length_squared() <= eps2 || r2 <= eps2 * pp.length_squared() {
-            return None;
-        }
-        let phi = y.atan2(x);
-        // Reverse: ∂φ/∂x = −y/r², ∂φ/∂y = x/r².
-        let (gx, gy) = (-y / r2, x / r2);
-        let g_q = pp * gx + e2 * gy;
-        let g_pp = qr * gx + qr.cross(vh) * gy;
-        let mut g_vh = pp.cross(qr) * gy;
-        // p′ = p − t·w with t = (v̂·p)/s, s = 1 + û·v̂, w = û + v̂.
-        let eta = g_pp.dot(w);
-        let g_p = g_pp - vh * (eta / s);
-        g_vh += (uh * t - p) * (eta / s) - g_pp * t;
-        let mut g_uh = vh * (eta * t / s) - g_pp * t;
-        // p = P − û(û·P).
-        let g_pr = g_p - uh * uh.dot(g_p);
-        g_uh -= g_p * pu + pr * uh.dot(g_p);
-        // Unit vectors: ∂û/∂u = (I − ûûᵀ)/|u|.
-        let g_u = (g_uh - uh * uh.dot(g_uh)) / lu;
-        let g_v = (g_vh - vh * vh.dot(g_vh)) / lv;
-        Some((phi, [-g_u, g_u - g_v - g_pr - g_q, g_v, g_pr, g_q]))
+        TwistForward::new(xa, xb, xc, rp, rc).map(|f| (f.phi, f.gradient()))
     }
 
     /// Signed twist error: how far `φ` is outside `[twist_min, twist_max]` (0 inside),
@@ -291,13 +250,15 @@ impl<R: Real> SwingTwistLimit<R> {
         let [a, b, c] = self.idx.map(|i| i as usize);
         let [rp, rc] = refs.map(|i| i as usize);
         let ids = [a, b, c, rp, rc];
-        let Some((phi, grads)) = Self::twist_gradient(p.pos[a], p.pos[b], p.pos[c], p.pos[rp], p.pos[rc]) else {
+        // The angle first: within the range (the usual case) the gradient is not needed.
+        let Some(fwd) = TwistForward::new(p.pos[a], p.pos[b], p.pos[c], p.pos[rp], p.pos[rc]) else {
             return;
         };
-        let cval = self.twist_error(phi);
+        let cval = self.twist_error(fwd.phi);
         if cval == R::ZERO {
             return;
         }
+        let grads = fwd.gradient();
         let mut w_grad2 = R::ZERO;
         for (&i, g) in ids.iter().zip(&grads) {
             w_grad2 += p.inv_mass[i] * g.length_squared();
@@ -314,6 +275,82 @@ impl<R: Real> SwingTwistLimit<R> {
             let wi = p.inv_mass[i];
             p.pos[i] += *g * (wi * dl);
         }
+    }
+}
+
+/// The forward pass of [`SwingTwistLimit::twist_gradient`]: the twist angle and what its
+/// reverse pass (the gradient) reuses, so that a limit within its range pays for the angle
+/// only. The same operations in the same order as computing both at once.
+struct TwistForward<R: Real> {
+    phi: R,
+    uh: Vector3<R>,
+    lu: R,
+    vh: Vector3<R>,
+    lv: R,
+    pr: Vector3<R>,
+    qr: Vector3<R>,
+    s: R,
+    pu: R,
+    p: Vector3<R>,
+    w: Vector3<R>,
+    t: R,
+    pp: Vector3<R>,
+    e2: Vector3<R>,
+    x: R,
+    y: R,
+    r2: R,
+}
+
+impl<R: Real> TwistForward<R> {
+    fn new(xa: Vector3<R>, xb: Vector3<R>, xc: Vector3<R>, rp: Vector3<R>, rc: Vector3<R>) -> Option<Self> {
+        let (uh, lu) = (xb - xa).normalize_and_length();
+        let (vh, lv) = (xc - xb).normalize_and_length();
+        if lu == R::ZERO || lv == R::ZERO {
+            return None;
+        }
+        let (pr, qr) = (rp - xb, rc - xb);
+        // The swing's shortest arc is singular at 180°; 1 + cos θ = 1/64 is a swing of ≈ 170°.
+        let s = R::ONE + uh.dot(vh);
+        if s <= R::from_ratio(1, 64) {
+            return None;
+        }
+        // Forward: p ⊥ û, carried to p′ ⊥ v̂; φ = atan2(Q·(v̂ × p′), Q·p′).
+        let pu = uh.dot(pr);
+        let p = pr - uh * pu;
+        let w = uh + vh;
+        let t = vh.dot(p) / s;
+        let pp = p - w * t;
+        let e2 = vh.cross(pp);
+        let (x, y) = (qr.dot(pp), qr.dot(e2));
+        let r2 = x * x + y * y;
+        let eps2 = R::GEOMETRIC_EPSILON * R::GEOMETRIC_EPSILON;
+        if pp.length_squared() <= eps2 || r2 <= eps2 * pp.length_squared() {
+            return None;
+        }
+        let phi = y.atan2(x);
+        Some(Self { phi, uh, lu, vh, lv, pr, qr, s, pu, p, w, t, pp, e2, x, y, r2 })
+    }
+
+    /// The gradient of `φ` (reverse pass), in the order `[a, b, c, parent_ref, child_ref]`.
+    fn gradient(&self) -> [Vector3<R>; 5] {
+        let Self { uh, lu, vh, lv, pr, qr, s, pu, p, w, t, pp, e2, x, y, r2, .. } = *self;
+        // Reverse: ∂φ/∂x = −y/r², ∂φ/∂y = x/r².
+        let (gx, gy) = (-y / r2, x / r2);
+        let g_q = pp * gx + e2 * gy;
+        let g_pp = qr * gx + qr.cross(vh) * gy;
+        let mut g_vh = pp.cross(qr) * gy;
+        // p′ = p − t·w with t = (v̂·p)/s, s = 1 + û·v̂, w = û + v̂.
+        let eta = g_pp.dot(w);
+        let g_p = g_pp - vh * (eta / s);
+        g_vh += (uh * t - p) * (eta / s) - g_pp * t;
+        let mut g_uh = vh * (eta * t / s) - g_pp * t;
+        // p = P − û(û·P).
+        let g_pr = g_p - uh * uh.dot(g_p);
+        g_uh -= g_p * pu + pr * uh.dot(g_p);
+        // Unit vectors: ∂û/∂u = (I − ûûᵀ)/|u|.
+        let g_u = (g_uh - uh * uh.dot(g_uh)) / lu;
+        let g_v = (g_vh - vh * vh.dot(g_vh)) / lv;
+        [-g_u, g_u - g_v - g_pr - g_q, g_v, g_pr, g_q]
     }
 }
 
