@@ -46,8 +46,11 @@ const GOLDEN_BRACHIATION_2D: u64 = 0xae4e_9420_b3e6_7840;
 /// keep 1, every substep), and again when fighters
 /// began to strike while recovering from a heavy hit, a strike's follow-through ended at
 /// the limb's length and the bout's state gained the bone tables and the pinned/lent
-/// effectors (issue 22's bout criteria).
-const GOLDEN_FIGHTERS_2D: u64 = 0x4a32_fc13_48ed_d33d;
+/// effectors (issue 22's bout criteria), and again when the drive's solve began to measure
+/// each part once per solve (its orientation carried through the solve's turns, its
+/// inertia reused for its children: rounding and a child's view of its parent change; the
+/// drive's parts gained the hashed `moves_frames` masks).
+const GOLDEN_FIGHTERS_2D: u64 = 0x9adc_3a0d_e99a_2401;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {
