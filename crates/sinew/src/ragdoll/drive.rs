@@ -115,9 +115,16 @@
 //! the step response stays within 2 % of the oscillator's for `k = 4` (test
 //! `a_drive_solved_on_fewer_substeps_keeps_the_damped_oscillator`), while at `k = 16`
 //! (once per step) the `ζ = 0.7` overshoot is 4.8 % high. `k = 1` is the drive solved on
-//! every substep, bit for bit; `k` at least the world's substeps solves it once per step
-//! (the fighters' setting, `sinew::fight`: 6 Hz critically damped parts kicked at 60 Hz,
-//! far coarser than the tested 2 %, held to the bouts' tests instead).
+//! every substep, bit for bit; `k` at least the world's substeps solves it once per step.
+//! The fighters (`sinew::fight`) keep `k = 1`: with coarser drives their strikes sink into
+//! the opponent (`FIGHTER_DRIVE_INTERVAL`).
+//!
+//! # One solve
+//!
+//! A solve visits the parts in order (Gauss–Seidel); each part's orientations, centre and
+//! inertia are measured from its particles, and what one solve can reuse (a parent's
+//! orientation carried through the turns its children gave it, its inertia from its own
+//! solve) is measured once per solve, not once per child (`drive_solve.rs`).
 //!
 //! # Rollback
 //!
