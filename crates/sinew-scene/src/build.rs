@@ -272,6 +272,9 @@ pub(crate) fn build<S: SceneSpace>(spec: &SceneSpec, limits: &SceneLimits) -> Re
     if let Some(on) = spec.limit_rows {
         def.limit_rows = on;
     }
+    if let Some(on) = spec.body_restitution {
+        def.body_restitution = on;
+    }
     if let Some(on) = spec.body_contacts {
         def.body_contacts = on;
     }

@@ -56,6 +56,10 @@ pub struct SceneSpec {
     /// (`WorldDef::limit_rows`); default false.
     #[serde(default)]
     pub limit_rows: Option<bool>,
+    /// Whole-body restitution of tree-solved bodies (`WorldDef::body_restitution`);
+    /// default true.
+    #[serde(default)]
+    pub body_restitution: Option<bool>,
     /// Contacts between bodies: particles as spheres, bones and rope spans as capsules
     /// (`WorldDef::body_contacts`); default false.
     #[serde(default)]

@@ -29,7 +29,7 @@ const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
 /// Re-recorded when ropes held by two fixed particles were solved to 10⁻⁷ instead of
 /// 10⁻³ (`rope::solve::HELD_TOLERANCE`): the scene's pinned rope.
 const GOLDEN_ROPE_2D: u64 = 0x4355_7dd6_92c4_3976;
-const GOLDEN_RAGDOLL_2D: u64 = 0xa432_33d5_8fa2_b8dd;
+const GOLDEN_RAGDOLL_2D: u64 = 0x455f_6c3b_8cd7_8d81;
 const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
 /// The brachiating character after 60 s (3600 frames), recorded from this run:
 /// `sinew simulate scenes/golden_fixed_brachiation_2d.json --frames 3600 --every 3600`.
@@ -125,7 +125,7 @@ fn trajectory_digest(name: &str, frames: u64) -> u64 {
 const TRAJECTORY_2D: u64 = 0x8027_24f3_cb9a_74ca;
 const TRAJECTORY_3D: u64 = 0xeb49_c1f8_9a69_b021;
 const TRAJECTORY_ROPE_2D: u64 = 0xa30b_0504_e9b7_244e;
-const TRAJECTORY_RAGDOLL_2D: u64 = 0x910b_cb1e_739a_bfe8;
+const TRAJECTORY_RAGDOLL_2D: u64 = 0x13a4_e3f6_8ba9_a66f;
 const TRAJECTORY_TAUT_3D: u64 = 0x1fc2_a1ab_5ab5_b89a;
 
 #[test]
@@ -164,6 +164,17 @@ fn every_scene_runs_in_fixed_point_and_tracks_f64() {
             // friction code is the same in both and its fixed-point bits are pinned by the
             // golden scenes.
             spec.friction = Some(0.0);
+        }
+        if spec.restitution.is_some_and(|e| e > 0.0) && !spec.ragdolls.is_empty() {
+            // Bouncing ragdolls: the whole-body bounce ends an impact in the first substep
+            // whose centre of mass stopped approaching (a threshold), so one rounding
+            // difference can end it a substep apart and the runs part (measured on
+            // ragdolls_2d: the wall impact ended at vn = +0.001 m/s in one run and one
+            // substep later in the other, at −0.0905 against the threshold −0.0887; 5 cm
+            // apart at 0.5 s). Compared with the per-contact bounce; the whole-body
+            // bounce's fixed-point bits are pinned by the golden scenes and its physics in
+            // fixed point by `ragdoll_bounce` in the core's suite.
+            spec.body_restitution = Some(false);
         }
         spec.numeric = Some("fixed".into());
         let mut fixed = sinew_scene::instantiate(&spec).unwrap();

@@ -22,6 +22,9 @@ pub(crate) struct VelocityPass<'a, S: Space> {
     pub rest_speed: RealOf<S>,
     /// Out: the particles given a bounce (an outward restitution target) this substep.
     pub bounced: &'a mut Vec<u32>,
+    /// With whole-body restitution: the tree-solved bodies, whose contacts are inelastic
+    /// here (their bounce is the body's, [`crate::contact::bounce`]).
+    pub whole_bodies: Option<&'a crate::constraint::tree::Trees<S>>,
 }
 
 /// Dynamic friction and restitution (Müller et al. 2020, "Detailed Rigid Body
@@ -54,7 +57,16 @@ pub(crate) struct VelocityPass<'a, S: Space> {
 /// collider's inflated shape, so a start above it was outside).
 #[inline(never)] // a stage of the step (see the note in `World::step_with`)
 pub(crate) fn velocity_pass<S: Space>(v: VelocityPass<'_, S>, ctx: &SubstepContext<RealOf<S>>, f0: RealOf<S>) {
-    let VelocityPass { particles: ps, colliders, contacts, edge_contacts, span_push, rest_speed, bounced } = v;
+    let VelocityPass {
+        particles: ps,
+        colliders,
+        contacts,
+        edge_contacts,
+        span_push,
+        rest_speed,
+        bounced,
+        whole_bodies,
+    } = v;
     bounced.clear();
     let zero = RealOf::<S>::ZERO;
     // Below this approach speed (`rest_speed`) a bounce is suppressed: it is what gravity
@@ -96,7 +108,8 @@ pub(crate) fn velocity_pass<S: Space>(v: VelocityPass<'_, S>, ctx: &SubstepConte
         if lt > zero && c.mu_d > zero {
             v -= t * (c.mu_d * c.dn * ctx.inv_h).min(lt);
         }
-        let e = if -c.vn_pre <= rest_speed { zero } else { c.restitution };
+        let own = whole_bodies.is_none_or(|t| !t.holds(k));
+        let e = if -c.vn_pre <= rest_speed || !own { zero } else { c.restitution };
         let target = (-e * c.vn_pre).max(zero);
         if target > zero {
             bounced.push(c.particle);

@@ -73,6 +73,11 @@ pub struct WorldDef<S: Space> {
     /// held the limits within 0.9° but left thrown bodies moving at 2–3 m/s after 5 s.
     /// Hashed only when on.
     pub limit_rows: bool,
+    /// Whole-body restitution for tree-solved bodies (ragdolls): an impact ends with the
+    /// body's centre of mass leaving at `e` times the speed it came in with, as far as its
+    /// kinetic energy allows (see [`crate::contact::bounce`]). Default on; hashed only
+    /// when off.
+    pub body_restitution: bool,
     /// Contacts between bodies: particles as spheres, bones and rope spans as capsules, so
     /// ragdolls, ropes and particles of different bodies push each other (see
     /// [`crate::contact::bodies`]). Default off: existing worlds step exactly as before and
@@ -105,6 +110,7 @@ impl<S: Space> Default for WorldDef<S> {
             // On in 2D; off in 3D, see the field's docs.
             tree_solve: S::DIM == 2,
             limit_rows: false,
+            body_restitution: true,
             body_contacts: false,
             limits: Limits::default(),
         }
@@ -130,6 +136,7 @@ impl<S: Space> SavedState for WorldDef<S> {
             impact_passes,
             tree_solve,
             limit_rows,
+            body_restitution,
             body_contacts,
             limits,
         } = self;
@@ -147,6 +154,9 @@ impl<S: Space> SavedState for WorldDef<S> {
         tree_solve.hash_state(h);
         if *limit_rows {
             h.write_u64(0x11A1_7005);
+        }
+        if !*body_restitution {
+            h.write_u64(0xB0_0B_CE_0F);
         }
         if *body_contacts {
             h.write_u64(0xB0D1_C0DE);
@@ -227,6 +237,13 @@ impl<S: Space> WorldDef<S> {
     #[must_use]
     pub fn tree_solve(mut self, on: bool) -> Self {
         self.tree_solve = on;
+        self
+    }
+
+    /// Turns whole-body restitution on or off (see [`WorldDef::body_restitution`]).
+    #[must_use]
+    pub fn body_restitution(mut self, on: bool) -> Self {
+        self.body_restitution = on;
         self
     }
 

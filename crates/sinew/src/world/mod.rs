@@ -160,6 +160,8 @@ pub(crate) struct Scratch<S: Space> {
     pub bodies: BodyScratch<S>,
     /// The impact passes' direct solve.
     pub group_solver: GroupSolver<S>,
+    /// The whole-body bounce's bodies of the substep.
+    pub bounce: crate::contact::bounce::BounceScratch<S>,
     /// Particles recovered from a non-finite state this step.
     pub recovered: Vec<u32>,
     /// Per-stage timing of the last step, when enabled.

@@ -7,6 +7,7 @@ use crate::collider::Collider;
 use crate::constraint::{Attachment, Bending, Distance, Tether};
 use crate::contact::anchors::ContactAnchors;
 use crate::contact::bodies::BodyState;
+use crate::contact::bounce::BodyImpacts;
 use crate::controller::Controller;
 use crate::driver::KeyframeDriver;
 use crate::math::Real;
@@ -53,11 +54,13 @@ pub(crate) struct WorldState<S: Space> {
     pub step_count: u64,
     /// Substep length of the last step (force read-outs: `λ/h²`).
     pub last_h: RealOf<S>,
+    /// Whole-body impacts in progress (see [`crate::contact::bounce`]); hashed only when any.
+    pub impacts: BodyImpacts<S>,
 }
 
 saved_state!(impl[S: Space] WorldState<S> {
     def, particles, anchors, bodies, colliders, distances, tethers, bendings, attachments, limits, drivers, ropes,
-    sleep_groups, controllers, time, time_carry, step_count, last_h,
+    sleep_groups, controllers, time, time_carry, step_count, last_h, impacts,
 });
 
 /// The rounding error of the world's clock not yet added back (Kahan's compensated
@@ -108,6 +111,7 @@ impl<S: Space> WorldState<S> {
             time_carry: ClockCarry::default(),
             step_count: 0,
             last_h: RealOf::<S>::ZERO,
+            impacts: BodyImpacts::default(),
         }
     }
 }
@@ -190,6 +194,7 @@ mod tests {
             time_carry,
             step_count,
             last_h,
+            impacts,
         } = st;
         let ulp = Fx::from_bits(1);
         let first = |n: usize| n; // (the first live slot of each arena is slot 0 here)
@@ -216,6 +221,15 @@ mod tests {
             15 => time_carry.0 += ulp,
             16 => *step_count += 1,
             17 => *last_h += ulp,
+            18 => impacts.0.push(crate::contact::bounce::BodyImpact {
+                key: 0,
+                v_in: Vector2::new(Fx::ZERO, Fx::ZERO),
+                v_surface: Vector2::new(Fx::ZERO, Fx::ZERO),
+                normal: Vector2::new(Fx::ZERO, Fx::ZERO),
+                e: Fx::ZERO,
+                energy: Fx::ZERO,
+                age: 0,
+            }),
             _ => return false,
         }
         true
@@ -240,7 +254,7 @@ mod tests {
             assert_eq!(other.state_hash(), h0, "field {fields} of the state is not restored");
             fields += 1;
         }
-        assert_eq!(fields, 18, "every field of WorldState has a check");
+        assert_eq!(fields, 19, "every field of WorldState has a check");
         // And restored, it steps as the original does.
         let (mut a, mut b) = (w.clone(), w);
         let mut c = a.clone();

@@ -35,6 +35,9 @@ pub struct StepReport {
     /// [`crate::contact`]), a lonely one possibly moved to the particle without a query
     /// (not counted).
     pub regathered: u32,
+    /// Tree-solved bodies (ragdolls) in the middle of an impact after the step, whose
+    /// whole-body bounce is still to come (see [`crate::contact::bounce`]).
+    pub impacts: u32,
 }
 
 /// Where the last step's time went, stage by stage (like Box2D's `b2Profile`). Filled only
@@ -546,6 +549,24 @@ impl<S: Space> World<S> {
     /// `v = (x − x_prev)/h`, then dynamic friction and restitution.
     fn velocities(&mut self, params: &ContactParams<RealOf<S>>, ctx: &SubstepContext<RealOf<S>>, f0: RealOf<S>) {
         let (st, sc) = (&mut self.state, &mut self.scratch);
+        let trees = &mut self.derived.order.trees;
+        // The whole-body bounce reads the bodies' momentum before the solve: the particles'
+        // `vel` still holds the prediction's velocities here.
+        let bounce = st.def.body_restitution && !trees.is_empty();
+        if !bounce {
+            st.impacts.0.clear();
+        }
+        let bouncing = bounce
+            && (!sc.contacts.is_empty() || !st.impacts.0.is_empty())
+            && crate::contact::bounce::begin(
+                &mut sc.bounce,
+                trees,
+                &st.particles,
+                &sc.contacts,
+                &mut st.impacts,
+                params.rest_speed,
+                ctx.inv_h,
+            );
         st.particles.update_velocities(ctx.inv_h);
         let pass = VelocityPass {
             particles: &mut st.particles,
@@ -555,14 +576,18 @@ impl<S: Space> World<S> {
             span_push: &mut sc.contact.span_push,
             rest_speed: params.rest_speed,
             bounced: &mut sc.contact.bounced,
+            whole_bodies: if bounce { Some(trees) } else { None },
         };
         velocity_pass(pass, ctx, f0);
         // A bounce shared by the whole body: the bones' velocity rows solved with the
         // contacts' particles heavy (see "Restitution" in `crate::contact`).
-        let trees = &mut self.derived.order.trees;
         if !trees.is_empty() && !sc.contact.bounced.is_empty() {
             fill_pushed(trees, &st.particles, &sc.contacts);
             trees.solve_velocities(&mut st.particles, &sc.contact.bounced);
+        }
+        if bouncing {
+            let (h, rest) = (ctx.h, params.rest_speed);
+            crate::contact::bounce::finish(&sc.bounce, trees, &mut st.particles, &mut st.impacts, h, rest);
         }
     }
 
@@ -579,6 +604,7 @@ impl<S: Space> World<S> {
         let acted = sc.contacts.iter().filter(|c| c.dn > RealOf::<S>::ZERO).count();
         report.contacts = (acted + sc.edge_contacts.len()) as u32;
         report.regathered = sc.contact.regathered;
+        report.impacts = st.impacts.0.len() as u32;
         sc.recovered.clear();
         st.particles.recover_non_finite(&mut sc.recovered);
         for &k in &sc.recovered {

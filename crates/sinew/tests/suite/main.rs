@@ -26,6 +26,7 @@ mod muscle3d;
 mod physics_core;
 mod prelude;
 mod ragdoll;
+mod ragdoll_bounce;
 mod ragdoll_tree;
 mod rng;
 mod rollback;

@@ -192,6 +192,23 @@ impl<S: Space> Trees<S> {
         }
     }
 
+    /// Whether particle slot `k` belongs to a tree-solved body.
+    #[inline]
+    pub(crate) fn holds(&self, k: usize) -> bool {
+        self.shard_of.get(k).is_some_and(|&j| j != u32::MAX)
+    }
+
+    /// The tree-solved body particle slot `k` belongs to: `(shard, piece)`.
+    pub(crate) fn body_of(&self, k: usize) -> Option<(u32, u32)> {
+        let j = *self.shard_of.get(k).filter(|&&j| j != u32::MAX)?;
+        Some((j, self.shards[j as usize].piece_of_slot(k)?))
+    }
+
+    /// The particle slots of body `b` (from [`body_of`](Self::body_of)).
+    pub(crate) fn body_slots(&self, b: (u32, u32)) -> &[u32] {
+        self.shards[b.0 as usize].piece_slots(b.1)
+    }
+
     /// Writes the multipliers back to the links.
     pub(crate) fn store_lambdas(&self, distances: &mut Arena<Distance<RealOf<S>>>) {
         self.shards.iter().for_each(|s| s.store_lambdas(distances));

@@ -83,3 +83,20 @@ impl<S: Space> TreeSolver<S> {
         }
     }
 }
+
+impl<S: Space> TreeSolver<S> {
+    /// The piece (tree-solved body) holding particle slot `k`.
+    pub(crate) fn piece_of_slot(&self, k: usize) -> Option<u32> {
+        let &node = self.node_of.get(k)?;
+        if node == u32::MAX {
+            return None;
+        }
+        Some(self.pieces.partition_point(|p| p.nodes.1 <= node) as u32)
+    }
+
+    /// The particle slots of piece `i` (its nodes).
+    pub(crate) fn piece_slots(&self, i: u32) -> &[u32] {
+        let (n0, n1) = self.pieces[i as usize].nodes;
+        &self.node_slot[n0 as usize..n1 as usize]
+    }
+}
