@@ -331,6 +331,7 @@ fn restitution_changes_the_ragdolls_bounce() {
         let rebound = heights[land..].iter().copied().fold(low, f64::max) - low;
         bounces.push((e, start - low, rebound));
     }
+    println!("(restitution, fall, rebound): {bounces:?}");
     let (_, _, flat) = bounces[0];
     let (e, fall, bounce) = bounces[1];
     assert!(fall > 2.0, "the figure fell {fall} m at e = {e}: {bounces:?}");
