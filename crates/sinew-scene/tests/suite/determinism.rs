@@ -168,8 +168,8 @@ fn every_scene_runs_in_fixed_point_and_tracks_f64() {
         let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         let bouncy = |v: &serde_json::Value| v["restitution"].as_f64().is_some_and(|e| e > 0.0);
         let colliders = json["colliders"].as_array().map_or(&[][..], |c| &c[..]);
-        let any_bouncy = bouncy(&json)
-            || colliders.iter().any(|c| c.as_object().is_some_and(|o| o.values().any(bouncy)));
+        let any_bouncy =
+            bouncy(&json) || colliders.iter().any(|c| c.as_object().is_some_and(|o| o.values().any(bouncy)));
         if any_bouncy && !spec.ragdolls.is_empty() {
             // Bouncing ragdolls: the whole-body bounce ends an impact in the first substep
             // whose centre of mass stopped approaching (a threshold), so one rounding
