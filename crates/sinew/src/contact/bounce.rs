@@ -132,6 +132,29 @@ struct Touch<S: Space> {
     energy: RealOf<S>,
 }
 
+impl<S: Space> Touch<S> {
+    /// Body `body` with no contact yet.
+    fn empty(body: (u32, u32)) -> Self {
+        let (zero, z) = (RealOf::<S>::ZERO, VecOf::<S>::ZERO);
+        Self { body, normal: z, surface: z, weight: zero, e: zero, mass: zero, v_pre: z, energy: zero }
+    }
+
+    /// The impact this substep's approaching contacts start on body `key` (needs
+    /// `weight > 0`, which an approaching contact gives).
+    fn start(&self, key: u32) -> BodyImpact<S> {
+        let v_surface = self.surface / self.weight;
+        BodyImpact {
+            key,
+            v_in: self.v_pre - v_surface,
+            v_surface,
+            normal: self.normal,
+            e: self.e,
+            energy: self.energy,
+            age: 0,
+        }
+    }
+}
+
 /// Working memory of the whole-body bounce (rebuilt every substep).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BounceScratch<S: Space> {
@@ -168,16 +191,7 @@ pub(crate) fn begin<S: Space>(
         // (a contact that just touches, with no push yet, still counts).
         let w = ps.mass[k] * ((-c.vn_pre).max(zero) + c.dn * inv_h);
         let e = if -c.vn_pre > rest_speed { c.restitution } else { zero };
-        let t = Touch {
-            body,
-            normal: c.normal * w,
-            surface: c.v_col * w,
-            weight: w,
-            e,
-            mass: zero,
-            v_pre: VecOf::<S>::ZERO,
-            energy: zero,
-        };
+        let t = Touch { normal: c.normal * w, surface: c.v_col * w, weight: w, e, ..Touch::empty(body) };
         // Contacts come in particle order, so a body's are mostly together.
         match touched.last_mut() {
             Some(last) if last.body == body => merge(last, &t),
@@ -205,16 +219,7 @@ pub(crate) fn begin<S: Space>(
         if let Some(body) = trees.body_of(i.key as usize)
             && !touched.iter().any(|t| t.body == body)
         {
-            touched.push(Touch {
-                body,
-                normal: VecOf::<S>::ZERO,
-                surface: VecOf::<S>::ZERO,
-                weight: zero,
-                e: zero,
-                mass: zero,
-                v_pre: VecOf::<S>::ZERO,
-                energy: zero,
-            });
+            touched.push(Touch::empty(body));
         }
     }
     for t in touched.iter_mut() {
@@ -252,16 +257,7 @@ pub(crate) fn finish<S: Space>(
                 if t.e > zero && t.normal.normalize_or_zero().dot(now) < RealOf::<S>::from_ratio(7, 10) {
                     // A new impact on another surface (a wall after a foot grazed the
                     // ground): it starts afresh.
-                    let v_surface = t.surface / t.weight;
-                    *i = BodyImpact {
-                        key,
-                        v_in: t.v_pre - v_surface,
-                        v_surface,
-                        normal: t.normal,
-                        e: t.e,
-                        energy: t.energy,
-                        age: 0,
-                    };
+                    *i = t.start(key);
                 } else {
                     i.normal += t.normal;
                     i.e = i.e.max(t.e);
@@ -276,16 +272,7 @@ pub(crate) fn finish<S: Space>(
                 j
             }
             None if t.e > zero && t.weight > zero => {
-                let v_surface = t.surface / t.weight;
-                impacts.0.push(BodyImpact {
-                    key,
-                    v_in: t.v_pre - v_surface,
-                    v_surface,
-                    normal: t.normal,
-                    e: t.e,
-                    energy: t.energy,
-                    age: 0,
-                });
+                impacts.0.push(t.start(key));
                 impacts.0.len() - 1
             }
             None => continue,
