@@ -6,19 +6,20 @@
 //! The counter is per thread (test threads run side by side). `SINEW_ALLOC_TRACE=1`
 //! prints the library frames of each allocation counted (to find one).
 
+#[path = "../../sinew/tests/common/counting_alloc.rs"]
+mod counting_alloc;
+
+use counting_alloc::Counting;
 use sinew::Real as _;
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::path::PathBuf;
-
-struct Counting;
 
 thread_local! {
     static COUNT: Cell<u64> = const { Cell::new(0) };
     static TRACE: Cell<bool> = const { Cell::new(false) };
 }
 
-fn count() {
+fn count(_bytes: usize) {
     let _ = COUNT.try_with(|c| c.set(c.get() + 1));
     // (Tracing allocates: off while it prints.)
     if TRACE.try_with(|t| t.replace(false)).unwrap_or(false) {
@@ -29,32 +30,8 @@ fn count() {
     }
 }
 
-// SAFETY: forwards every call to the system allocator unchanged; the thread-local cells
-// are `const`-initialised (no allocation, no destructor).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: the caller's contract is System's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: as above.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: as above.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: as above.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: Counting = Counting(count);
 
 /// Allocations made by `frames` steps of the world after `warm` frames of the scene.
 fn steady_allocations<S: sinew_scene::SceneSpace>(name: &str, warm: u32, frames: u32) -> u64 {

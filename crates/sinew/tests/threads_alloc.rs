@@ -6,48 +6,26 @@
 //! ARCHITECTURE.md, design goal 6.)
 #![cfg(feature = "parallel")]
 
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+
+use counting_alloc::Counting;
 use sinew::prelude::*;
 use sinew::ragdoll::presets;
 use sinew::{Space2, World};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-struct Counting;
 
 static ON: AtomicBool = AtomicBool::new(false);
 static COUNT: AtomicU64 = AtomicU64::new(0);
 
-// SAFETY: forwards every call to the system allocator unchanged; the counters are atomics.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: the caller's contract is System's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: as above.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: as above.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: as above.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-fn count() {
+fn count(_bytes: usize) {
     if ON.load(Ordering::Relaxed) {
         COUNT.fetch_add(1, Ordering::Relaxed);
     }
 }
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: Counting = Counting(count);
 
 #[test]
 fn a_steady_parallel_step_inside_a_pool_allocates_nothing_on_any_thread() {

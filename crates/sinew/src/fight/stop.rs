@@ -180,7 +180,7 @@ pub(super) fn stop_chain<S: FightSpace>(
         let i = opp[k as usize].index();
         ps.target[i].unwrap_or(ps.pos[i])
     };
-    let [root, mid, end] = chain.joints;
+    let [root, mid, _] = chain.joints;
     let (r, m) = (pos(root), pos(mid));
     // The opponent's bones placed once for every sample below.
     let zero = VecOf::<S>::ZERO;
@@ -201,23 +201,43 @@ pub(super) fn stop_chain<S: FightSpace>(
     // `now` with twice it), so the depth below it is not worked out.
     let now = depth_over::<S>(chain.bones, pos, theirs, chain_tolerance(), false);
     let allowed = now;
-    // The limb's depth with the effector at x + s·(to − x): the IK's middle joint, the
-    // upper part's other nodes carried with it.
     let at_s = |s: RealOf<S>| {
-        let e = x + (to - x) * s;
-        let (m1, _) = aim_ik(r, m, e, chain.lengths[0], chain.lengths[1], chain.bend);
-        let place = |k: u32| {
-            if k == root {
-                r
-            } else if k == end {
-                e
-            } else {
-                pos(k) + (m1 - m)
-            }
-        };
-        depth_over::<S>(chain.bones, place, theirs, allowed, true) > allowed
+        let reach = Reach::new(chain, (r, m), x + (to - x) * s);
+        depth_over::<S>(chain.bones, |k| reach.place(k, &pos), theirs, allowed, true) > allowed
     };
     (shorten(x, to, at_s), now)
+}
+
+/// The limb's pose with its effector at `e`, as [`stop_chain`] predicts it: the root
+/// where it is, the middle joint where [`aim_ik`] puts it, and the upper part's other
+/// nodes carried with the middle joint.
+struct Reach<S: FightSpace> {
+    root: u32,
+    end: u32,
+    r: VecOf<S>,
+    e: VecOf<S>,
+    /// The middle joint's move.
+    shift: VecOf<S>,
+}
+
+impl<S: FightSpace> Reach<S> {
+    /// The pose for root and middle joint at `(r, m)` now and the effector at `e`.
+    fn new(chain: &Chain<'_, S>, (r, m): (VecOf<S>, VecOf<S>), e: VecOf<S>) -> Self {
+        let (m1, _) = aim_ik(r, m, e, chain.lengths[0], chain.lengths[1], chain.bend);
+        Self { root: chain.joints[0], end: chain.joints[2], r, e, shift: m1 - m }
+    }
+
+    /// Where node `k`, now at `pos(k)`, is in this pose.
+    #[inline]
+    fn place(&self, k: u32, pos: &impl Fn(u32) -> VecOf<S>) -> VecOf<S> {
+        if k == self.root {
+            self.r
+        } else if k == self.end {
+            self.e
+        } else {
+            pos(k) + self.shift
+        }
+    }
 }
 
 /// The largest `s` (8 samples, then 8 bisections) at which `too_deep(s)` is false, as the
@@ -270,22 +290,12 @@ fn stop_chain_unculled<S: FightSpace>(
         }
         deepest
     };
-    let [root, mid, end] = chain.joints;
+    let [root, mid, _] = chain.joints;
     let (r, m) = (pos(root), pos(mid));
     let allowed = depth(&pos).max(chain_tolerance());
     let too_deep = |s: RealOf<S>| {
-        let e = x + (to - x) * s;
-        let (m1, _) = aim_ik(r, m, e, chain.lengths[0], chain.lengths[1], chain.bend);
-        let place = |k: u32| {
-            if k == root {
-                r
-            } else if k == end {
-                e
-            } else {
-                pos(k) + (m1 - m)
-            }
-        };
-        depth(&place) > allowed
+        let reach = Reach::new(chain, (r, m), x + (to - x) * s);
+        depth(&|k| reach.place(k, &pos)) > allowed
     };
     (shorten(x, to, too_deep), allowed)
 }

@@ -22,6 +22,7 @@ mod forces;
 mod ik;
 mod lifetimes;
 mod limits;
+mod measure;
 mod muscle3d;
 mod physics_core;
 mod prelude;

@@ -2,22 +2,12 @@
 //! attached particle is the rope's end node, so its mass takes part in the rope's exact
 //! chain solve and a heavy load does not stretch a light rope.
 
+use crate::measure::rope_stretch as stretch;
 use sinew::prelude::*;
-use sinew::{DVec2, RopeDef, RopeHandle, World};
+use sinew::{DVec2, RopeDef, World};
 
 const G: f64 = 9.81;
 const DT: f64 = 1.0 / 60.0;
-
-fn stretch<S: Space>(w: &World<S>, h: RopeHandle) -> f64 {
-    let rope = w.rope(h).unwrap();
-    let ps = w.particles();
-    let len: f64 = rope
-        .particles()
-        .windows(2)
-        .map(|p| (ps.position(p[0]).unwrap() - ps.position(p[1]).unwrap()).length().to_f64())
-        .sum();
-    len / rope.rest_length().to_f64() - 1.0
-}
 
 /// A 10 kg particle hanging from a 1 m, 0.2 kg rope pinned at the top, attached to the
 /// rope's end, after 2 s of settling from 10 cm lower than the rope reaches (it falls

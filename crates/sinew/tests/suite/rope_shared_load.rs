@@ -6,6 +6,7 @@
 //! the ropes' last segments, `Σ_k T_k u_k = −m g` with `u_k` the unit direction of rope
 //! `k`'s last segment from the load (measured), solved for `T` in least squares.
 
+use crate::measure::rope_stretch as stretch;
 use sinew::prelude::*;
 use sinew::{RealOf, RopeHandle, VecOf, World};
 
@@ -29,18 +30,6 @@ fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
 
 fn norm(a: [f64; 3]) -> f64 {
     (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt()
-}
-
-/// Worst relative stretch of a rope (total length over rest length, minus one).
-fn stretch<S: Space>(w: &World<S>, h: RopeHandle) -> f64 {
-    let rope = w.rope(h).unwrap();
-    let ps = w.particles();
-    let len: f64 = rope
-        .particles()
-        .windows(2)
-        .map(|p| norm(sub(f64s::<S>(ps.position(p[0]).unwrap()), f64s::<S>(ps.position(p[1]).unwrap()))))
-        .sum();
-    len / rope.rest_length().to_f64() - 1.0
 }
 
 /// A rope from `anchor` to the load's position `load_at`, `ROPE_LENGTH` long: straight if
