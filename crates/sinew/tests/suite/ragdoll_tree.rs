@@ -8,7 +8,7 @@
 //! under 1 cm/s) over the last half second of 5 s. Not asserted at the default settings,
 //! because not met: the joint limits, which are still projections one after the other
 //! and are pushed past their range by up to 10–20° on the frames of a hard impact
-//! (measured by `examples/ragdoll_sweep.rs`; see the README's known limits) — with
+//! (measured by `crates/sinew-bench/examples/ragdoll_sweep.rs`; see the README's known limits) — with
 //! `WorldDef::limit_rows` (2D) they are asserted within 1°; and, in 3D at 4
 //! substeps, the bones (a torso tetrahedron folded by a 5 m drop strains a bone by up to
 //! 1.6 % before the fold is walked out).

@@ -8,7 +8,7 @@
 //! 1 cm/s over the last half second).
 //!
 //! ```sh
-//! cargo run --release -p sinew --example ragdoll_sweep [2d|3d] [f64|f32|fixed] [rows]
+//! cargo run --release -p sinew-bench --features sweeps --example ragdoll_sweep -- [2d|3d] [f64|f32|fixed] [rows]
 //! ```
 //!
 //! `rows` turns on `WorldDef::limit_rows` (2D only: joint limits and contact planes as rows of the
