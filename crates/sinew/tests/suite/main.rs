@@ -28,6 +28,7 @@ mod physics_core;
 mod prelude;
 mod ragdoll;
 mod ragdoll_bounce;
+mod ragdoll_friction;
 mod ragdoll_tree;
 mod rng;
 mod rollback;
