@@ -154,6 +154,30 @@ fn humanoid3d_thrown_and_dropped_with_the_tree_solve_fixed() {
     humanoid3d_holds::<Fx>();
 }
 
+/// The 3D throw of `humanoid3d_holds` with its sideways component turned by ±2 % (the
+/// throw at `(10, 1, 1.01)` m/s and so on): the body should be at rest after 5 s whatever
+/// the throw. It is not: in fixed point the throw at `(10, 1, 1.01)` leaves a swinging
+/// limb at 0.37 m/s after 5 s (the other nine runs in `f64` and fixed point: 0.0000–0.0099 m/s), so the rest the test
+/// above sees for `(10, 1, 1)` is that throw's, not the solver's. Run with
+/// `cargo test --release -p sinew --test suite humanoid3d_at_rest -- --ignored --nocapture`.
+#[test]
+#[ignore = "known defect: a humanoid3d thrown at (10, 1, 1.01) m/s still moves at 0.37 m/s after 5 s (fixed point)"]
+fn humanoid3d_at_rest_after_nearby_throws() {
+    fn each<R: Real>(worst: &mut (f64, String)) {
+        for vz in [0.98, 0.99, 1.0, 1.01, 1.02] {
+            let (_, late) = run_3d::<R>(8, (0.0, 0.4, 0.0), (10.0, 1.0, vz), 1e-3);
+            println!("{} 3D, thrown at (10, 1, {vz}): {late:.4} m/s after 5 s", R::NAME);
+            if late > worst.0 {
+                *worst = (late, format!("{}, vz {vz}", R::NAME));
+            }
+        }
+    }
+    let mut worst = (0.0, String::new());
+    each::<f64>(&mut worst);
+    each::<Fx>(&mut worst);
+    assert!(worst.0 <= 0.01, "still moving at {:.3} m/s ({})", worst.0, worst.1);
+}
+
 /// The sweep of `examples/ragdoll_impact.rs` in 2D: 15 throws into the wall (6–14 m/s
 /// from 0.3, 0.8 and 1.5 m up) and 6 drops (3, 5, 7 m, with 0 or 2 m/s sideways), 3 s
 /// each, at 4 and 8 substeps: every bone within 0.5 % every frame (measured: 0.01 %);
