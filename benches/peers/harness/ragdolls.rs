@@ -57,6 +57,9 @@
 //!   leave it, so these spawn the rig by hand with exactly `spawn`'s particles, bones and
 //!   limits and no sleep group (`spawn_awake` below); their strain and limit figures use
 //!   `Ragdoll::stats`'s definitions on those handles.
+//! - `sinew/humanoid3d-8sub-tree`, `sinew/humanoid3d-4sub-tree`: as the first two with
+//!   `WorldDef::tree_solve(true)`, the exact solve of the bones (the default in 2D, off by
+//!   default in 3D).
 //! - `sinew/humanoid16-2d-1000-4sub`: the 2D scene of `crates/sinew/benches/core.rs`
 //!   (`ragdolls_1000_humanoid16`): 1000 `humanoid16` raining onto a ground and 40 tilted
 //!   platforms, 4 substeps, friction 0.5, damping 0.1. For reference only: it is 2D and not
@@ -88,13 +91,17 @@ pub enum Variant {
     Sinew3d8NoSleep,
     /// Sinew `humanoid3d`, 4 substeps, sleeping off.
     Sinew3d4NoSleep,
+    /// Sinew `humanoid3d`, 8 substeps, its bones tree-solved (`WorldDef::tree_solve`).
+    Sinew3d8Tree,
+    /// Sinew `humanoid3d`, 4 substeps, its bones tree-solved.
+    Sinew3d4Tree,
     /// Sinew 1000 `humanoid16` (2D), 4 substeps, the core bench's scene.
     Sinew2d1000,
 }
 
 impl Variant {
     /// Every variant, in report order.
-    pub const ALL: [Variant; 8] = [
+    pub const ALL: [Variant; 10] = [
         Variant::RapierFull,
         Variant::RapierGroundOnly,
         Variant::RapierGroundOnlyNoSleep,
@@ -102,6 +109,8 @@ impl Variant {
         Variant::Sinew3d4,
         Variant::Sinew3d8NoSleep,
         Variant::Sinew3d4NoSleep,
+        Variant::Sinew3d8Tree,
+        Variant::Sinew3d4Tree,
         Variant::Sinew2d1000,
     ];
 
@@ -115,6 +124,8 @@ impl Variant {
             Variant::Sinew3d4 => "sinew/humanoid3d-4sub",
             Variant::Sinew3d8NoSleep => "sinew/humanoid3d-8sub-nosleep",
             Variant::Sinew3d4NoSleep => "sinew/humanoid3d-4sub-nosleep",
+            Variant::Sinew3d8Tree => "sinew/humanoid3d-8sub-tree",
+            Variant::Sinew3d4Tree => "sinew/humanoid3d-4sub-tree",
             Variant::Sinew2d1000 => "sinew/humanoid16-2d-1000-4sub",
         }
     }
@@ -170,10 +181,12 @@ impl Sim {
             Variant::RapierFull => rapier_scene(false, true),
             Variant::RapierGroundOnly => rapier_scene(true, true),
             Variant::RapierGroundOnlyNoSleep => rapier_scene(true, false),
-            Variant::Sinew3d8 => sinew3_scene(8, true),
-            Variant::Sinew3d4 => sinew3_scene(4, true),
-            Variant::Sinew3d8NoSleep => sinew3_scene(8, false),
-            Variant::Sinew3d4NoSleep => sinew3_scene(4, false),
+            Variant::Sinew3d8 => sinew3_scene(8, true, false),
+            Variant::Sinew3d4 => sinew3_scene(4, true, false),
+            Variant::Sinew3d8NoSleep => sinew3_scene(8, false, false),
+            Variant::Sinew3d4NoSleep => sinew3_scene(4, false, false),
+            Variant::Sinew3d8Tree => sinew3_scene(8, true, true),
+            Variant::Sinew3d4Tree => sinew3_scene(4, true, true),
             Variant::Sinew2d1000 => sinew2_scene(),
         }
     }
@@ -524,9 +537,9 @@ fn spawn_awake(world: &mut World3, rig: &RigDef<Space3<f32>>, origin: Vec3, velo
     AwakeDoll { bones, limits }
 }
 
-fn sinew3_scene(substeps: u32, sleeping: bool) -> Sim {
+fn sinew3_scene(substeps: u32, sleeping: bool, tree: bool) -> Sim {
     let rig = presets::humanoid3d::<f32>();
-    let def = WorldDef::default().substeps(substeps).friction(FRICTION);
+    let def = WorldDef::default().substeps(substeps).friction(FRICTION).tree_solve(tree);
     let mut world = World3::new(def).expect("world");
     let ground = Shape::half_space(Vec3::new(0.0, 1.0, 0.0), 0.0).expect("ground");
     world.add_collider(&ColliderDef::new(ground)).expect("ground");
