@@ -728,15 +728,13 @@ impl<S: Space> TreeSolver<S> {
                 self.exact = false;
                 scale = Some((piece.reach / far).sqrt());
             }
-            let mut moved = RealOf::<S>::ZERO;
             for (&k, &dx) in self.node_slot[n0..n1].iter().zip(&self.dx[n0..n1]) {
-                let dx = scale.map_or(dx, |s| dx * s);
-                ps.add(k as usize, dx);
-                moved = moved.max(dx.length_squared());
+                ps.add(k as usize, scale.map_or(dx, |s| dx * s));
             }
-            // The step solved every row's linearisation exactly and moved nothing far:
-            // every link is within the tolerance without measuring (module docs).
-            if self.exact && !self.partial[i] && moved <= piece.settle {
+            // The step solved every row's linearisation exactly and moved nothing far
+            // (`far`: a shortened step is not exact): every link is within the tolerance
+            // without measuring (module docs).
+            if self.exact && !self.partial[i] && far <= piece.settle {
                 return;
             }
         }

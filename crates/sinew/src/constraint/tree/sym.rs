@@ -8,7 +8,7 @@ use crate::math::{Real, Vector};
 pub(super) struct Sym<R>(pub(super) [R; 6]);
 
 /// The place of entry `(k, l)` in [`Sym`].
-pub(super) const fn at(k: usize, l: usize) -> usize {
+const fn at(k: usize, l: usize) -> usize {
     match (k, l) {
         (0, 0) => 0,
         (1, 1) => 1,
