@@ -31,13 +31,16 @@ use sinew::{Quat, RealOf, Rot2, Rotation, VecOf, World};
 const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
 const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
 /// Re-recorded when ropes held by two fixed particles were solved to 10⁻⁷ instead of
-/// 10⁻³ (`rope::solve::HELD_TOLERANCE`): the scene's pinned rope.
-const GOLDEN_ROPE_2D: u64 = 0x4355_7dd6_92c4_3976;
+/// 10⁻³ (`rope::solve::HELD_TOLERANCE`): the scene's pinned rope. Re-recorded again when
+/// the taut rope's length constraint moved its ends along their spans' directions at the
+/// substep's start (SHAKE, `rope::taut` "Holding"): the scene's taut rope.
+const GOLDEN_ROPE_2D: u64 = 0xd0cd_89b2_cac6_c55a;
 /// Re-recorded when tree-solved bodies bounced as a whole by default
 /// (`WorldDef::body_restitution`, `contact::bounce`): the scene's ragdolls have
 /// restitution 0.1.
 const GOLDEN_RAGDOLL_2D: u64 = 0x455f_6c3b_8cd7_8d81;
-const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
+/// Re-recorded with `GOLDEN_ROPE_2D` for SHAKE's direction (above).
+const GOLDEN_TAUT_3D: u64 = 0x2d32_a45d_be9e_07af;
 
 const FRAMES: u64 = 1000;
 

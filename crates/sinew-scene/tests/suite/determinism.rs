@@ -27,10 +27,13 @@ fn hash_after(name: &str, frames: u64) -> u64 {
 const GOLDEN_2D: u64 = 0x14cb_b824_74d0_435f;
 const GOLDEN_3D: u64 = 0x0265_2018_3e70_6fb7;
 /// Re-recorded when ropes held by two fixed particles were solved to 10⁻⁷ instead of
-/// 10⁻³ (`rope::solve::HELD_TOLERANCE`): the scene's pinned rope.
-const GOLDEN_ROPE_2D: u64 = 0x4355_7dd6_92c4_3976;
+/// 10⁻³ (`rope::solve::HELD_TOLERANCE`): the scene's pinned rope. Re-recorded again when
+/// the taut rope's length constraint moved its ends along their spans' directions at the
+/// substep's start (SHAKE, `rope::taut` "Holding"): the scene's taut rope.
+const GOLDEN_ROPE_2D: u64 = 0xd0cd_89b2_cac6_c55a;
 const GOLDEN_RAGDOLL_2D: u64 = 0x455f_6c3b_8cd7_8d81;
-const GOLDEN_TAUT_3D: u64 = 0x797a_345b_54d9_168b;
+/// Re-recorded with `GOLDEN_ROPE_2D` for SHAKE's direction (above).
+const GOLDEN_TAUT_3D: u64 = 0x2d32_a45d_be9e_07af;
 /// The brachiating character after 60 s (3600 frames), recorded from this run:
 /// `sinew simulate scenes/golden_fixed_brachiation_2d.json --frames 3600 --every 3600`.
 /// Re-recorded when the character's pumping fallback changed (pumping toward a swing's
@@ -124,9 +127,9 @@ fn trajectory_digest(name: &str, frames: u64) -> u64 {
 /// Committed trajectory digests of the golden scenes (see [`trajectory_digest`]).
 const TRAJECTORY_2D: u64 = 0x8027_24f3_cb9a_74ca;
 const TRAJECTORY_3D: u64 = 0xeb49_c1f8_9a69_b021;
-const TRAJECTORY_ROPE_2D: u64 = 0xa30b_0504_e9b7_244e;
+const TRAJECTORY_ROPE_2D: u64 = 0xc372_6307_95c3_1ee8;
 const TRAJECTORY_RAGDOLL_2D: u64 = 0x13a4_e3f6_8ba9_a66f;
-const TRAJECTORY_TAUT_3D: u64 = 0x1fc2_a1ab_5ab5_b89a;
+const TRAJECTORY_TAUT_3D: u64 = 0xd8c2_5c5b_cc02_50bb;
 
 #[test]
 fn golden_trajectories_of_the_fixed_point_scenes_match_their_committed_digests() {

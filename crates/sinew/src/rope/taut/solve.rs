@@ -32,6 +32,7 @@ pub(crate) struct TautScratch<V, R> {
     poly: Vec<V>,
     points: Vec<V>,
     laid: Vec<V>,
+    start_wraps: Vec<super::Wrap<R>>,
 }
 
 /// The features of the colliders whose boxes overlap `bounds` (all when `None`); returns
@@ -171,6 +172,17 @@ pub(crate) fn update_contacts<S: Space>(
     if !t.wraps.is_empty() {
         t.split = (sc.path.lengths[0] - slack0).max(RealOf::<S>::ZERO);
     }
+    // The pivots at the substep's start, through the contacts as they are now.
+    nodes(s0, e0, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
+    sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
+    t.pivots = Some(pivots_of::<S>(&sc.path, (s0, e0)));
+}
+
+/// The pivots of the two ends on `path` between `ends` (see `Taut::pivots`).
+fn pivots_of<S: Space>(path: &Path<VecOf<S>, RealOf<S>>, (start, end): (VecOf<S>, VecOf<S>)) -> [[RealOf<S>; 3]; 2] {
+    let last = path.ends.len().saturating_sub(1);
+    let (p0, p1) = if path.ends.len() < 2 { (end, start) } else { (path.ends[0].1, path.ends[last].0) };
+    [p0.to_array3(), p1.to_array3()]
 }
 
 /// [`update_contacts`] in 3D: the same stages with the features and path of
@@ -186,6 +198,7 @@ fn update_contacts3<S: Space>(
     let length = r.rest_length();
     let radius = r.radius;
     let t = &mut r.taut;
+    let ends_before = end_contacts(&t.wraps);
     nodes3(&mut t.wraps, colliders, radius, &mut sc.w3);
     path3((s1, e1), &mut t.wraps, &mut sc.w3);
     let slack0 = start_slack(&sc.w3.path, t.split, length, t.wraps.len());
@@ -218,6 +231,29 @@ fn update_contacts3<S: Space>(
     if !t.wraps.is_empty() {
         t.split = (sc.w3.path.lengths[0] - slack0).max(RealOf::<S>::ZERO);
     }
+    // The pivots at the substep's start: those of the path the last substep solved, when
+    // its end contacts are still the ends' contacts; else through the contacts as they
+    // are now (on a copy: the path relaxes where contacts sit along their edges).
+    t.pivots = match t.carry.take() {
+        Some(p) if end_contacts(&t.wraps) == ends_before => Some(p),
+        _ => {
+            let mut start_wraps = core::mem::take(&mut sc.start_wraps);
+            start_wraps.clone_from(&t.wraps);
+            path3((s0, e0), &mut start_wraps, &mut sc.w3);
+            sc.start_wraps = start_wraps;
+            Some(pivots_of::<S>(&sc.w3.path, (s0, e0)))
+        }
+    };
+}
+
+/// How many contacts, and the first and last (collider, feature).
+type EndContacts = (usize, Option<(RawHandle, u32)>, Option<(RawHandle, u32)>);
+
+/// The first and last contacts (collider, feature) and how many there are: what decides
+/// the ends' pivots.
+fn end_contacts<R>(wraps: &[super::Wrap<R>]) -> EndContacts {
+    let key = |w: &super::Wrap<R>| (w.collider, w.feature);
+    (wraps.len(), wraps.first().map(key), wraps.last().map(key))
 }
 
 /// One iteration of the length constraint (see the module docs of [`super`]); `mu` is the
@@ -236,6 +272,9 @@ pub(crate) fn solve<S: Space>(
     let t = &mut r.taut;
     path_of((ps.pos[a], ps.pos[b]), &mut t.wraps, r.radius, colliders, sc);
     let path = sc.path_for::<S>();
+    if S::DIM == 3 && t.pivots.is_some() {
+        t.carry = Some(pivots_of::<S>(path, (ps.pos[a], ps.pos[b])));
+    }
     let w = [ps.inv_mass[a], ps.inv_mass[b]];
     let last = path.dirs.len() - 1;
     if t.wraps.is_empty() {
@@ -243,9 +282,11 @@ pub(crate) fn solve<S: Space>(
         let ws = w[0] + w[1];
         if c > zero && ws > zero {
             let dl = c / ws;
-            let d = path.dirs[0];
-            ps.pos[a] += d * (w[0] * dl);
-            ps.pos[b] -= d * (w[1] * dl);
+            // Along the ends' line at the substep's start (module docs, "Holding").
+            let from = t.pivots.map(|p| VecOf::<S>::from_array3(p[1]));
+            let (d, s) = shake(ps.pos[b] - ps.pos[a], from.map(|p| ps.prev[b] - p), c);
+            ps.pos[a] += d * (w[0] / ws * s);
+            ps.pos[b] -= d * (w[1] / ws * s);
             t.lambda[0] += dl;
             t.lambda[1] += dl;
         }
@@ -268,12 +309,17 @@ pub(crate) fn solve<S: Space>(
     c[0] += moved;
     c[1] -= moved;
     let mut l = [zero; 2];
+    // Each end along its span's direction at the substep's start (module docs, "Holding").
     if c[0] > zero && w[0] > zero {
-        ps.pos[a] += path.dirs[0] * c[0];
+        let from = t.pivots.map(|p| ps.prev[a] - VecOf::<S>::from_array3(p[0]));
+        let (d, s) = shake(ps.pos[a] - path.ends[0].1, from, c[0]);
+        ps.pos[a] -= d * s;
         l[0] = c[0] / w[0];
     }
     if c[1] > zero && w[1] > zero {
-        ps.pos[b] -= path.dirs[last] * c[1];
+        let from = t.pivots.map(|p| ps.prev[b] - VecOf::<S>::from_array3(p[1]));
+        let (d, s) = shake(ps.pos[b] - path.ends[last].0, from, c[1]);
+        ps.pos[b] -= d * s;
         l[1] = c[1] / w[1];
     }
     // An immovable end holds what the other side pulls (exactly so without friction).
@@ -285,6 +331,30 @@ pub(crate) fn solve<S: Space>(
     }
     t.lambda[0] += l[0];
     t.lambda[1] += l[1];
+}
+
+/// The correction of a span `r` (from its pivot to its end) that is `c > 0` too long,
+/// made along the span's direction at the substep's start, `r0` (SHAKE; module docs,
+/// "Holding"): the unit direction `d` and the distance `s` with `|r − s·d| = |r| − c`.
+/// Without `r0` (outside a substep), where it has no length or where it cannot reach
+/// that length (the end swung more than a right angle in one substep): the span's
+/// current direction and `c`, the radial projection.
+fn shake<R: Real, V: Vector<R>>(r: V, r0: Option<V>, c: R) -> (V, R) {
+    let (now, len) = r.normalize_and_length();
+    let Some(r0) = r0 else { return (now, c) };
+    let (d, len0) = r0.normalize_and_length();
+    if len0 <= R::GEOMETRIC_EPSILON || len <= c {
+        return (now, c);
+    }
+    // |r − s·d|² = (|r| − c)²  ⇔  s² − 2·s·b + k = 0 with b = r·d, k = c·(2|r| − c);
+    // the smaller root, written without the cancellation of b − √(b² − k).
+    let b = r.dot(d);
+    let k = c * (len * R::TWO - c);
+    let disc = b * b - k;
+    if b <= R::ZERO || disc < R::ZERO {
+        return (now, c);
+    }
+    (d, k / (b + disc.sqrt()))
 }
 
 impl<V, R> TautScratch<V, R> {
@@ -407,6 +477,8 @@ pub(crate) fn end_step<S: Space>(
         *l = -(if mid <= boundary { t.lambda[0] } else { t.lambda[1] });
     }
     t.lambda = [RealOf::<S>::ZERO; 2];
+    t.pivots = None;
+    t.carry = None;
 }
 
 /// Before a step (so that what changed between steps — masses, grabs, the mode — counts
@@ -517,6 +589,7 @@ pub(crate) fn switch<S: Space>(
         }
         sc.laid = laid;
         r.sleep.wake();
+        r.taut.pivots = None;
         // A path longer than the rope (a particle rope stretched by its load's pull) is
         // brought to length by moving its free ends, not by the next substep's solve,
         // which would turn the correction into speed. Velocities stay as they are.
