@@ -187,17 +187,10 @@ impl<S: Space> World<S> {
         Ok(())
     }
 
-    /// Sets when a rope uses the taut representation ([`crate::rope::taut`]); the switch
-    /// happens at the end of the next step. A taut rope asked to be `Never` goes slack
-    /// there. 2D only.
+    /// Sets when a rope uses the taut representation ([`crate::rope::taut`]), in 2D and
+    /// 3D; the switch happens at the start of the next step (or at
+    /// [`Self::update_rope_modes`]). A taut rope asked to be `Never` goes slack there.
     pub fn set_rope_taut(&mut self, h: RopeHandle, mode: crate::rope::TautMode) -> Result<(), SinewError> {
-        if mode != crate::rope::TautMode::Never && S::DIM != 2 {
-            return Err(SinewError::InvalidParameter {
-                what: "rope taut",
-                reason: "the taut representation is 2D only",
-                value: None,
-            });
-        }
         let rope = self.rope_mut(h)?;
         rope.taut.mode = mode;
         rope.sleep.wake();

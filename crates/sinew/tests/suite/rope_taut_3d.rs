@@ -331,3 +331,108 @@ fn a_rope_over_a_pole_follows_a_helix() {
     assert!((path_length(&p) - expect).abs() < 1e-4, "{} vs {expect}", path_length(&p));
     assert!(deepest(&w, h, &[pole]) <= 1e-9);
 }
+
+fn rope_positions(w: &World3d, h: RopeHandle) -> Vec<[f64; 3]> {
+    w.rope(h).unwrap().particles().iter().map(|&p| f3(w.particles().position(p).unwrap())).collect()
+}
+
+fn rope_velocities(w: &World3d, h: RopeHandle) -> Vec<[f64; 3]> {
+    w.rope(h).unwrap().particles().iter().map(|&p| f3(w.particles().velocity(p).unwrap())).collect()
+}
+
+fn worst_gap(a: &[[f64; 3]], b: &[[f64; 3]]) -> f64 {
+    a.iter().zip(b).map(|(p, q)| len(sub(*p, *q))).fold(0.0, f64::max)
+}
+
+/// Runs `frames` frames of an `Auto` rope whose load is thrown toward `hook` at 3 m/s on
+/// frames 90 and 180 (slack), checking every switch the step starts with
+/// (`World::update_rope_modes`): going taut a particle moves at most `snap`, going slack
+/// nothing moves, and no velocity changes. Returns the switches to slack and to taut.
+fn check_switches_3d(w: &mut World3d, h: RopeHandle, load: ParticleHandle, hook: [f64; 3], snap: f64) -> [u32; 2] {
+    let mut switches = [0, 0];
+    for f in 0..270 {
+        if f == 90 || f == 180 {
+            let d = unit(sub(hook, f3(w.particles().position(load).unwrap())));
+            w.particles_mut().set_velocity(load, v(3.0 * d[0], 3.0 * d[1], 3.0 * d[2])).unwrap();
+        }
+        let (p0, v0, taut0) = (rope_positions(w, h), rope_velocities(w, h), w.rope(h).unwrap().is_taut());
+        w.update_rope_modes();
+        let (p1, v1, taut1) = (rope_positions(w, h), rope_velocities(w, h), w.rope(h).unwrap().is_taut());
+        if taut0 != taut1 {
+            switches[usize::from(taut1)] += 1;
+            let (dx, dv) = (worst_gap(&p0, &p1), worst_gap(&v0, &v1));
+            let limit = if taut1 { snap } else { 0.0 };
+            assert!(dx <= limit, "frame {f}: the switch to {taut1} moved a particle {dx:.2e} m (limit {limit:.1e})");
+            assert!(dv == 0.0, "frame {f}: the switch changed a velocity by {dv:.2e} m/s");
+        }
+        w.step(DT).unwrap();
+    }
+    switches
+}
+
+/// The switch in 3D, in the open: a 10 kg load on a 2 m, 100 g rope released 60° out in
+/// a plane between x and z goes taut on its own once straight, slack when thrown up toward
+/// the hook, and taut again — moving no particle more than 1 mm and no velocity at all.
+#[test]
+fn switching_in_3d_between_slack_and_taut_moves_no_particle_visibly() {
+    let mut w = World3d::new(WorldDef::default()).unwrap();
+    let a = 60f64.to_radians();
+    let end = v(2.0 * a.sin() * 0.8, -2.0 * a.cos(), 2.0 * a.sin() * 0.6);
+    let load = w.add_particle(&ParticleDef::at(end).mass(10.0)).unwrap();
+    let def = RopeDef::between(v(0.0, 0.0, 0.0), end).segments(40).mass(0.1).pin_start().attach_end(load);
+    let h = w.add_rope(&def.taut(TautMode::Never)).unwrap();
+    // Sag it first, slack: the switch waits until it is straight again.
+    for _ in 0..3 {
+        w.step(DT).unwrap();
+    }
+    w.set_rope_taut(h, TautMode::Auto).unwrap();
+    let switches = check_switches_3d(&mut w, h, load, [0.0, 0.0, 0.0], 1e-3);
+    assert!(switches[1] >= 2 && switches[0] >= 2, "switches to slack, to taut: {switches:?}");
+}
+
+/// The switch in 3D over a box's edge: a rope anchored on a box's top runs over its edge
+/// and holds a 4 kg load swinging along the edge. A particle rope round an edge lies on
+/// the edge rounded by its radius, the taut path on the sharp edge moved out by it, so
+/// going taut may move a particle up to 1 mm plus 0.3 of the radius (`rope::taut`); it
+/// wraps the edge when taut, and nothing moves going slack.
+///
+/// Ignored: it fails (no switch at all in 270 frames × 2). Whenever the string-pulled path
+/// is long enough to go taut, some particle lies 12.5–15 mm from where the taut path would
+/// put it (4 mm allowed): the load stretches the hanging part of the particle rope more
+/// than the part lying on the box (the particle rope's heavy-load limit, README "Known
+/// limits"), so `Auto` never switches over a loaded edge. Run with `--ignored`.
+#[test]
+#[ignore = "defect: Auto never goes taut over a loaded 3D edge (particles 12.5 mm off the layout)"]
+fn switching_in_3d_over_a_box_edge_moves_particles_at_most_the_edge_offset() {
+    let mut w = World3d::new(WorldDef::default()).unwrap();
+    // A box whose top face is y = 0, its edge along z at x = 0.
+    let box_ = w.add_collider(&ColliderDef::new(Shape::cuboid(v(0.5, 0.5, 1.0)).unwrap()).position(v(-0.5, -0.5, 0.0)));
+    let box_ = box_.unwrap();
+    let load = w.add_particle(&ParticleDef::at(v(0.03, -1.6, 0.4)).mass(4.0).velocity(v(0.0, 0.0, -1.0))).unwrap();
+    let def = RopeDef::along(vec![v(-0.8, 0.02, 0.0), v(0.01, 0.02, 0.0), v(0.03, -1.6, 0.4)])
+        .segments(24)
+        .mass(0.3)
+        .pin_start()
+        .attach_end(load)
+        .taut(TautMode::Never);
+    let h = w.add_rope(&def).unwrap();
+    let r = w.rope(h).unwrap().radius();
+    for _ in 0..3 {
+        w.step(DT).unwrap();
+    }
+    w.set_rope_taut(h, TautMode::Auto).unwrap();
+    let mut wrapped = 0;
+    let mut switches = [0, 0];
+    for round in 0..2 {
+        let s = check_switches_3d(&mut w, h, load, [0.0, 0.0, 0.0], 1e-3 + 0.3 * r);
+        switches[0] += s[0];
+        switches[1] += s[1];
+        let rope = w.rope(h).unwrap();
+        if rope.is_taut() {
+            assert!(rope.wraps().iter().all(|c| c.collider() == box_), "round {round}: {:?}", rope.wraps());
+            wrapped += usize::from(!rope.wraps().is_empty());
+        }
+    }
+    assert!(switches[1] >= 2 && switches[0] >= 2, "switches to slack, to taut: {switches:?}");
+    assert!(wrapped >= 1, "taut over the edge at least once at a round's end");
+}

@@ -82,7 +82,7 @@
 //! cap is wrapped on the cap's ball at one point of the axis, which can let a span cut the
 //! capsule's side; an edge is sharp (moved out by the rope's radius), so a particle rope
 //! lying round it is up to `0.3·r` from the taut path and the switch to taut may move it
-//! that much (plus the 1 mm of 2D).
+//! that much (plus the 1 mm of 2D) where the path has a contact (in the open, 1 mm).
 
 pub(crate) mod geometry;
 pub(crate) mod path3;

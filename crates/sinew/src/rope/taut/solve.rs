@@ -561,9 +561,10 @@ pub(crate) fn switch<S: Space>(
         let mut laid = core::mem::take(&mut sc.laid);
         lay_out(r, &sc.poly, &mut laid);
         let mut snap = RealOf::<S>::from_ratio(MAX_SNAP.0, MAX_SNAP.1);
-        if S::DIM != 2 {
+        if S::DIM != 2 && !wraps.is_empty() {
             // A particle rope round a 3D edge lies on the edge rounded by its radius, the
             // taut path on the sharp edge moved out by it: up to 0.3 r apart (`taut/solid.rs`).
+            // Only where the path has a contact: in the open the 1 mm of 2D holds.
             snap += r.radius * RealOf::<S>::from_ratio(3, 10);
         }
         let close = points.iter().zip(&laid).all(|(&p, &q)| (p - q).length_squared() <= snap * snap);
