@@ -50,12 +50,13 @@
 //! proportional to the substep (a 2 m, 20° swing lost 2.9 % per swing at 8 substeps and
 //! 0.75 % at 32; with `d₀` it changes by under 0.01 % per swing from 1 to 32 substeps,
 //! `rope_taut::the_grappling_hook_keeps_its_energy_per_swing_at_every_substep_count`).
-//! Where `d₀` cannot reach the length (an end swung more than a right angle in a
-//! substep) or outside a substep, the current direction is used. The pivots at a
-//! substep's start come from the path through the contacts at the ends' start positions;
-//! in 3D, where that path is relaxed (contacts slide along edges), a substep after the
-//! step's first takes them from the path its predecessor solved, unless the end contacts
-//! changed. Frictionless (`k = 1`) this is one
+//! Where `d₀` cannot reach the length (an end swung nearly a right angle in a substep:
+//! `sin θ > 1 − C/|x − p|`) or outside a step (the switch's own solves), the current
+//! direction is used. The pivots at a substep's start come from the path through the
+//! contacts at the ends' start positions; in 3D, where that path is relaxed (contacts
+//! slide along edges), a substep after the step's first takes them from the path its
+//! predecessor's last iteration solved (before that iteration's correction), unless the
+//! end contacts changed; without contacts an end's pivot is the other end's start. Frictionless (`k = 1`) this is one
 //! constraint over the whole path: two masses over a post move as Atwood's machine, with
 //! its tension `2g·m₀m₁/(m₀ + m₁)`. A pinned end (`w = 0`) holds any tension.
 //!
@@ -193,8 +194,8 @@ pub(crate) struct Taut<R> {
     /// Per side, the point the end's span left from at the substep's start (its pivot:
     /// the other end without contacts, else the first or last contact's touching point),
     /// for the length constraint's direction ("Holding" in the module docs). Set at each
-    /// substep's start, `None` outside a substep; a working value, not state (a
-    /// snapshot is taken between steps).
+    /// substep's start, `None` between steps; a working value, not state (a snapshot is
+    /// taken between steps).
     pub pivots: Option<[[R; 3]; 2]>,
     /// 3D: the pivots of the path the last iteration solved, which the next substep of
     /// the same step starts from (so that it need not relax its start's path again);

@@ -235,6 +235,8 @@ fn update_contacts3<S: Space>(
     // its end contacts are still the ends' contacts; else through the contacts as they
     // are now (on a copy: the path relaxes where contacts sit along their edges).
     t.pivots = match t.carry.take() {
+        // Without contacts each end's pivot is the other end, where it started.
+        _ if t.wraps.is_empty() => Some([e0.to_array3(), s0.to_array3()]),
         Some(p) if end_contacts(&t.wraps) == ends_before => Some(p),
         _ => {
             let mut start_wraps = core::mem::take(&mut sc.start_wraps);
@@ -272,7 +274,7 @@ pub(crate) fn solve<S: Space>(
     let t = &mut r.taut;
     path_of((ps.pos[a], ps.pos[b]), &mut t.wraps, r.radius, colliders, sc);
     let path = sc.path_for::<S>();
-    if S::DIM == 3 && t.pivots.is_some() {
+    if S::DIM == 3 && t.pivots.is_some() && !t.wraps.is_empty() {
         t.carry = Some(pivots_of::<S>(path, (ps.pos[a], ps.pos[b])));
     }
     let w = [ps.inv_mass[a], ps.inv_mass[b]];
