@@ -46,6 +46,12 @@ fn path_enters_square<R: Real>(w: &World<Space2<R>>, h: RopeHandle, c: (f64, f64
 /// triangular ledge and holds a 70 kg particle 2 m below the apex, released 20° to the
 /// right. Returns (the world, the rope, the load).
 fn grappling_hook<R: Real>(substeps: u32) -> (World<Space2<R>>, RopeHandle, ParticleHandle) {
+    hook_built::<R>(substeps, false)
+}
+
+/// [`grappling_hook`], the rope's end holding the load, or with `load_at_start` the rope
+/// laid the other way round (the load its start, the anchor its pinned end).
+fn hook_built<R: Real>(substeps: u32, load_at_start: bool) -> (World<Space2<R>>, RopeHandle, ParticleHandle) {
     let mut w = World::<Space2<R>>::new(WorldDef::default().substeps(substeps)).unwrap();
     let ledge = Shape::convex(&[v(0.0, 0.0), v(-1.0, 0.0), v(-1.0, -1.0)]).unwrap();
     w.add_collider(&ColliderDef::new(ledge)).unwrap();
@@ -53,13 +59,14 @@ fn grappling_hook<R: Real>(substeps: u32) -> (World<Space2<R>>, RopeHandle, Part
     let start = (2.0 * a.sin(), -2.0 * a.cos());
     let load =
         w.add_particle(&ParticleDef::at(v(start.0, start.1)).mass(R::from_f64(70.0)).radius(R::from_f64(0.2))).unwrap();
-    let def = RopeDef::along(vec![v(-3.0, 3.0), v(0.0, 0.0), v(start.0, start.1)])
-        .segments(60)
-        .mass(R::from_f64(0.2))
-        .pin_start()
-        .attach_end(load)
-        .taut(TautMode::Always);
-    let h = w.add_rope(&def).unwrap();
+    let mut points = vec![v(-3.0, 3.0), v(0.0, 0.0), v(start.0, start.1)];
+    let def = if load_at_start {
+        points.reverse();
+        RopeDef::along(points).pin_end().attach_start(load)
+    } else {
+        RopeDef::along(points).pin_start().attach_end(load)
+    };
+    let h = w.add_rope(&def.segments(60).mass(R::from_f64(0.2)).taut(TautMode::Always)).unwrap();
     (w, h, load)
 }
 
@@ -148,19 +155,8 @@ fn the_grappling_hook_keeps_its_energy_per_swing_at_every_substep_count() {
 #[test]
 fn a_grappling_hook_hung_from_the_ropes_start_keeps_its_energy() {
     for substeps in [4, 8] {
-        let mut w = World::<Space2<f64>>::new(WorldDef::default().substeps(substeps)).unwrap();
-        let ledge = Shape::convex(&[v(0.0, 0.0), v(-1.0, 0.0), v(-1.0, -1.0)]).unwrap();
-        w.add_collider(&ColliderDef::new(ledge)).unwrap();
+        let (mut w, h, load) = hook_built::<f64>(substeps, true);
         let a = 20f64.to_radians();
-        let start = (2.0 * a.sin(), -2.0 * a.cos());
-        let load = w.add_particle(&ParticleDef::at(v(start.0, start.1)).mass(70.0).radius(0.2)).unwrap();
-        let def = RopeDef::along(vec![v(start.0, start.1), v(0.0, 0.0), v(-3.0, 3.0)])
-            .segments(60)
-            .mass(0.2)
-            .pin_end()
-            .attach_start(load)
-            .taut(TautMode::Always);
-        let h = w.add_rope(&def).unwrap();
         w.step(DT).unwrap();
         assert_eq!(w.rope(h).unwrap().wraps().len(), 1, "{substeps}: on the apex");
         let e0 = energy(&w, load);

@@ -37,7 +37,9 @@
 //! (C₁ − δ)·w₀ = k·(C₀ + δ)·w₁   ⇒   δ = (C₁·w₀ − k·C₀·w₁) / (w₀ + k·w₁)
 //! ```
 //!
-//! (a slack side, `C < 0`, gives its slack first).
+//! (a slack side, `C < 0`, gives its slack first). Frictionless (`k = 1`) this is one
+//! constraint over the whole path: two masses over a post move as Atwood's machine, with
+//! its tension `2g·m₀m₁/(m₀ + m₁)`. A pinned end (`w = 0`) holds any tension.
 //!
 //! **Direction of the correction (SHAKE).** An end is moved back to its length along its
 //! span's direction *at the substep's start*, `d₀ = (x₀ − p₀)/|x₀ − p₀|` (`p₀` its pivot
@@ -56,9 +58,7 @@
 //! contacts at the ends' start positions; in 3D, where that path is relaxed (contacts
 //! slide along edges), a substep after the step's first takes them from the path its
 //! predecessor's last iteration solved (before that iteration's correction), unless the
-//! end contacts changed; without contacts an end's pivot is the other end's start. Frictionless (`k = 1`) this is one
-//! constraint over the whole path: two masses over a post move as Atwood's machine, with
-//! its tension `2g·m₀m₁/(m₀ + m₁)`. A pinned end (`w = 0`) holds any tension.
+//! end contacts changed; without contacts an end's pivot is the other end's start.
 //!
 //! The rope's own mass is not simulated while taut (it is light next to what it holds):
 //! its particles are laid along the path at the end of each step, with the velocity of

@@ -172,10 +172,15 @@ pub(crate) fn update_contacts<S: Space>(
     if !t.wraps.is_empty() {
         t.split = (sc.path.lengths[0] - slack0).max(RealOf::<S>::ZERO);
     }
-    // The pivots at the substep's start, through the contacts as they are now.
-    nodes(s0, e0, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
-    sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
-    t.pivots = Some(pivots_of::<S>(&sc.path, (s0, e0)));
+    // The pivots at the substep's start, through the contacts as they are now (without
+    // contacts, each end's pivot is the other end's start).
+    t.pivots = Some(if t.wraps.is_empty() {
+        [e0.to_array3(), s0.to_array3()]
+    } else {
+        nodes(s0, e0, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
+        sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
+        pivots_of::<S>(&sc.path, (s0, e0))
+    });
 }
 
 /// The pivots of the two ends on `path` between `ends` (see `Taut::pivots`).
@@ -338,9 +343,9 @@ pub(crate) fn solve<S: Space>(
 /// The correction of a span `r` (from its pivot to its end) that is `c > 0` too long,
 /// made along the span's direction at the substep's start, `r0` (SHAKE; module docs,
 /// "Holding"): the unit direction `d` and the distance `s` with `|r − s·d| = |r| − c`.
-/// Without `r0` (outside a substep), where it has no length or where it cannot reach
-/// that length (the end swung more than a right angle in one substep): the span's
-/// current direction and `c`, the radial projection.
+/// Without `r0` (outside a step: the switch's own solves), where it has no length or
+/// where it cannot reach that length (the end swung nearly a right angle in one
+/// substep): the span's current direction and `c`, the radial projection.
 fn shake<R: Real, V: Vector<R>>(r: V, r0: Option<V>, c: R) -> (V, R) {
     let (now, len) = r.normalize_and_length();
     let Some(r0) = r0 else { return (now, c) };
