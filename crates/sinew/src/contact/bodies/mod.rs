@@ -262,6 +262,8 @@ pub(crate) struct BodyScratch<S: Space> {
     /// The primitives whose boxes go into the grid (see [`prune`]), and their boxes.
     kept: Vec<u32>,
     kept_boxes: Vec<Aabb<VecOf<S>>>,
+    /// The kept boxes' groups for the sweep (`alone` of each).
+    kept_alone: Vec<u32>,
     /// The particles this iteration's projections pushed, with the direction (for the
     /// tree solve after contacts, as the collider contacts' pushed particles).
     pub pushed: Vec<(u32, VecOf<S>)>,
@@ -450,9 +452,12 @@ impl<S: Space> BodyScratch<S> {
             let kept = &self.kept;
             self.kept_boxes.clear();
             self.kept_boxes.extend(kept.iter().map(|&k| self.boxes[k as usize]));
+            self.kept_alone.clear();
+            self.kept_alone.extend(kept.iter().map(|&k| alone[k as usize]));
             let tests = find_pairs(
                 (grid, sweep),
                 &self.kept_boxes,
+                &self.kept_alone,
                 |i, j| skip(kept[i as usize], kept[j as usize]),
                 |i, j| accept(kept[i as usize], kept[j as usize]),
                 pairs,
@@ -462,7 +467,7 @@ impl<S: Space> BodyScratch<S> {
             }
             tests
         } else {
-            find_pairs((grid, sweep), &self.boxes, skip, accept, pairs)
+            find_pairs((grid, sweep), &self.boxes, alone, skip, accept, pairs)
         };
         self.pairs.sort_unstable();
         self.stats.box_tests += tests;
@@ -551,17 +556,19 @@ impl<S: Space> BodyScratch<S> {
     }
 }
 
-/// The overlapping pairs of `boxes` that `accept` takes, appended to `out` (unsorted), by
-/// the sweep up to [`sweep::SWEEP_MAX_BOXES`] boxes, else by the grid; returns the box
-/// pairs tested.
+/// The overlapping pairs of `boxes` that `skip` does not skip and `accept` takes, appended
+/// to `out` (unsorted), by the sweep up to [`sweep::SWEEP_MAX_BOXES`] boxes, else by the
+/// grid; returns the box pairs tested. `skip(i, j)` must be `group[i] == group[j] !=`
+/// [`sweep::NO_GROUP`]: the sweep reads the groups, the grid the closure.
 fn find_pairs<R: Real, V: Vector<R>>(
     (grid, sweep): (&mut PairGrid, &mut Sweep),
     boxes: &[Aabb<V>],
+    group: &[u32],
     skip: impl Fn(u32, u32) -> bool,
     accept: impl Fn(u32, u32) -> bool,
     out: &mut Vec<(u32, u32)>,
 ) -> u64 {
-    match sweep.pairs(boxes, &skip, &accept, out) {
+    match sweep.pairs(boxes, group, &accept, out) {
         Some(tests) => tests,
         None => {
             grid.pairs(boxes, skip, accept, out);

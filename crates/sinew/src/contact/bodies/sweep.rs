@@ -11,6 +11,21 @@
 //! boxes; the axis is the one along which the boxes overlap least (the smallest sum of
 //! the boxes' extents over the extent of their union). A box that is not finite is left
 //! to the grid (which clamps it), so a NaN never loses a pair here.
+//!
+//! # Groups
+//!
+//! Boxes of one group never pair (the primitives of one body without self-collision,
+//! [`super`], "Who collides"); a box in no group ([`NO_GROUP`]) pairs with every box. Two
+//! fighters facing each other overlap along any axis, so one sorted list made the sweep
+//! step over every box of a fighter's own body to reach the other's, and test whether to
+//! skip each (half the steps, each a branch the CPU could not predict). With up to
+//! [`MAX_GROUPS`] groups the boxes are sorted into one list per group instead and each
+//! two lists are swept against each other: for lists `A` and `B`, every `a` meets the
+//! `b` that start within it (`start_a ≤ start_b ≤ end_a`, a pointer into `B` that only
+//! moves forward), and every `b` the `a` that start within it strictly after it
+//! (`start_b < start_a ≤ end_b`): each overlapping pair once, and only pairs of different
+//! groups are ever visited. The boxes in no group are swept among themselves as one list
+//! is, and against every group's list.
 
 use crate::collider::Aabb;
 use crate::math::{Real, Vector};
@@ -18,22 +33,37 @@ use crate::math::{Real, Vector};
 /// Up to this many boxes, the sweep; beyond, the grid.
 pub(crate) const SWEEP_MAX_BOXES: usize = 128;
 
+/// A box in no group: it pairs with every box.
+pub(crate) const NO_GROUP: u32 = u32::MAX;
+
+/// Up to this many groups (besides [`NO_GROUP`]) the boxes are swept list against list
+/// (module docs, "Groups"); beyond, in one list.
+pub(crate) const MAX_GROUPS: usize = 8;
+
+/// A box on the sweep axis: its low and high end, and its index.
+type Span = (f64, f64, u32);
+
 /// The sweep's working memory (reused step after step).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Sweep {
     /// Per box: its low and high end on the sweep axis, and its index.
-    order: Vec<(f64, f64, u32)>,
+    order: Vec<Span>,
+    /// The groups' ids and, per group, its boxes in `order`'s order (the last list: the
+    /// boxes in no group).
+    ids: Vec<u32>,
+    lists: Vec<Vec<Span>>,
 }
 
 impl Sweep {
-    /// Appends to `out` every pair `(i, j)`, `i < j`, of `boxes` that overlap and that
-    /// `accept` takes (in no particular order: the caller sorts), and returns the number
-    /// of box pairs tested; `None`, with `out` untouched, when there are more than
-    /// [`SWEEP_MAX_BOXES`] boxes or one is not finite (the grid's cases).
+    /// Appends to `out` every pair `(i, j)`, `i < j`, of `boxes` that overlap, are not of
+    /// one group (`group[k]`, [`NO_GROUP`] for none) and that `accept` takes (in no
+    /// particular order: the caller sorts), and returns the number of box pairs tested;
+    /// `None`, with `out` untouched, when there are more than [`SWEEP_MAX_BOXES`] boxes or
+    /// one is not finite (the grid's cases).
     pub fn pairs<R: Real, V: Vector<R>>(
         &mut self,
         boxes: &[Aabb<V>],
-        skip: impl Fn(u32, u32) -> bool,
+        group: &[u32],
         mut accept: impl FnMut(u32, u32) -> bool,
         out: &mut Vec<(u32, u32)>,
     ) -> Option<u64> {
@@ -66,33 +96,106 @@ impl Sweep {
             boxes.iter().enumerate().map(|(k, b)| (b.min.get(axis).to_f64(), b.max.get(axis).to_f64(), k as u32)),
         );
         self.order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.2.cmp(&y.2)));
+        let grouped = |k: u32| group.get(k as usize).copied().unwrap_or(NO_GROUP);
         let mut tests = 0u64;
-        for (n, &(_, end, i)) in self.order.iter().enumerate() {
-            let bi = &boxes[i as usize];
-            for &(start, _, j) in &self.order[n + 1..] {
+        let mut test = |i: u32, j: u32| {
+            tests += 1;
+            if boxes[i as usize].overlaps(&boxes[j as usize]) {
+                let (a, b) = (i.min(j), i.max(j));
+                if accept(a, b) {
+                    out.push((a, b));
+                }
+            }
+        };
+        // One list per group (module docs, "Groups"), unless there are too many.
+        self.ids.clear();
+        for &(_, _, k) in &self.order {
+            let g = grouped(k);
+            if g != NO_GROUP && !self.ids.contains(&g) {
+                if self.ids.len() == MAX_GROUPS {
+                    // One list, skipping pairs of one group.
+                    for (n, &(_, end, i)) in self.order.iter().enumerate() {
+                        let gi = grouped(i);
+                        for &(start, _, j) in &self.order[n + 1..] {
+                            if start > end {
+                                break;
+                            }
+                            if gi != NO_GROUP && gi == grouped(j) {
+                                continue;
+                            }
+                            test(i, j);
+                        }
+                    }
+                    return Some(tests);
+                }
+                self.ids.push(g);
+            }
+        }
+        let lists = self.ids.len() + 1;
+        if self.lists.len() < lists {
+            self.lists.resize_with(lists, Vec::new);
+        }
+        for l in &mut self.lists {
+            l.clear();
+        }
+        for &span in &self.order {
+            let g = grouped(span.2);
+            let at = self.ids.iter().position(|&x| x == g).unwrap_or(lists - 1);
+            self.lists[at].push(span);
+        }
+        let (groups, free) = self.lists[..lists].split_at(lists - 1);
+        let free = &free[0];
+        for (n, &(_, end, i)) in free.iter().enumerate() {
+            for &(start, _, j) in &free[n + 1..] {
                 if start > end {
                     break;
                 }
-                if skip(i, j) {
-                    continue;
-                }
-                tests += 1;
-                let bj = &boxes[j as usize];
-                if bi.overlaps(bj) {
-                    let (a, b) = (i.min(j), i.max(j));
-                    if accept(a, b) {
-                        out.push((a, b));
-                    }
-                }
+                test(i, j);
+            }
+        }
+        for (x, a) in groups.iter().enumerate() {
+            for b in groups[x + 1..].iter().chain(core::iter::once(free)) {
+                across(a, b, &mut test);
             }
         }
         Some(tests)
     }
 }
 
+/// Every pair of a box of `a` and a box of `b` that overlap on the sweep axis, once each,
+/// passed to `test` (both lists sorted by their low ends; module docs, "Groups").
+fn across(a: &[Span], b: &[Span], test: &mut impl FnMut(u32, u32)) {
+    // `b` starting within `a`: start_a ≤ start_b ≤ end_a.
+    let mut from = 0;
+    for &(start, end, i) in a {
+        while from < b.len() && b[from].0 < start {
+            from += 1;
+        }
+        for &(s, _, j) in &b[from..] {
+            if s > end {
+                break;
+            }
+            test(i, j);
+        }
+    }
+    // `a` starting within `b`, strictly after it: start_b < start_a ≤ end_b.
+    let mut from = 0;
+    for &(start, end, j) in b {
+        while from < a.len() && a[from].0 <= start {
+            from += 1;
+        }
+        for &(s, _, i) in &a[from..] {
+            if s > end {
+                break;
+            }
+            test(i, j);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Sweep;
+    use super::{MAX_GROUPS, NO_GROUP, Sweep};
     use crate::collider::Aabb;
     use crate::math::Vector3;
 
@@ -112,25 +215,40 @@ mod tests {
                 Aabb { min: c - h, max: c + h }
             })
             .collect();
-        let mut got = Vec::new();
-        let skip = |i: u32, j: u32| (i + j) % 7 == 0;
-        Sweep::default().pairs(&boxes, skip, |_, _| true, &mut got).unwrap();
-        got.sort_unstable();
-        let mut want = Vec::new();
-        for i in 0..boxes.len() as u32 {
-            for j in i + 1..boxes.len() as u32 {
-                if !skip(i, j) && boxes[i as usize].overlaps(&boxes[j as usize]) {
-                    want.push((i, j));
+        // Groups: none; two bodies; two bodies and boxes in no group; more groups than
+        // the lists take (one list); every box its own group.
+        let layouts: [&dyn Fn(u32) -> u32; 5] = [
+            &|_| NO_GROUP,
+            &|i| i % 2,
+            &|i| if i % 5 == 0 { NO_GROUP } else { i % 3 },
+            &|i| i % (MAX_GROUPS as u32 + 3),
+            &|i| i,
+        ];
+        let mut sweep = Sweep::default();
+        for layout in layouts {
+            let group: Vec<u32> = (0..boxes.len() as u32).map(layout).collect();
+            let mut got = Vec::new();
+            sweep.pairs(&boxes, &group, |_, _| true, &mut got).unwrap();
+            got.sort_unstable();
+            let mut want = Vec::new();
+            for i in 0..boxes.len() as u32 {
+                for j in i + 1..boxes.len() as u32 {
+                    let (gi, gj) = (group[i as usize], group[j as usize]);
+                    let one = gi != NO_GROUP && gi == gj;
+                    if !one && boxes[i as usize].overlaps(&boxes[j as usize]) {
+                        want.push((i, j));
+                    }
                 }
             }
+            assert!(!want.is_empty());
+            assert_eq!(got, want);
         }
-        assert!(!want.is_empty());
-        assert_eq!(got, want);
         // Too many boxes, or one not finite: left to the grid.
+        let mut got = Vec::new();
         let mut nan = boxes.clone();
         nan[3].min.x = f64::NAN;
-        assert!(Sweep::default().pairs(&nan, |_, _| false, |_, _| true, &mut got).is_none());
+        assert!(Sweep::default().pairs(&nan, &[], |_, _| true, &mut got).is_none());
         let many: Vec<_> = boxes.iter().chain(&boxes).copied().collect();
-        assert!(Sweep::default().pairs(&many, |_, _| false, |_, _| true, &mut got).is_none());
+        assert!(Sweep::default().pairs(&many, &[], |_, _| true, &mut got).is_none());
     }
 }
