@@ -406,11 +406,28 @@ fn bout3d(seed: u64) -> (World<Space3<f64>>, BoutHandle<Space3<f64>>) {
 #[test]
 fn seeded_3d_bouts_exchange_hits_without_sinking_into_each_other() {
     let bouts: u64 = std::env::var("SINEW_BOUTS").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
+    let first: u64 = std::env::var("SINEW_FIRST_BOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    check_3d_bouts(first, bouts);
+}
+
+/// The same check on the next two hundred seeds (bouts 200–399). It fails: in bout 223 a
+/// left hook's forearm, a kinematic effector, ends a frame 73 mm into the head of an
+/// opponent that lunged into it during the frame (the strike's stop predicts the opponent
+/// where it is, README known limits). Run with
+/// `cargo test --release -p sinew --test suite seeded_3d_bouts_200 -- --ignored --nocapture`.
+#[test]
+#[ignore = "known defect: bout 223 sinks 73 mm into the other fighter (README, known limits)"]
+fn seeded_3d_bouts_200_to_399_exchange_hits_without_sinking_into_each_other() {
+    check_3d_bouts(200, 200);
+}
+
+/// Seeds `first..first + bouts` (3D, bodies colliding): every bout has hits on both sides
+/// and no bone of one fighter is ever more than 2 cm into a bone of the other.
+fn check_3d_bouts(first: u64, bouts: u64) {
     let seconds: u32 = std::env::var("SINEW_BOUT_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
     let bones = capsules(&presets::humanoid3d::<f64>());
     let (mut total, mut kos, mut deepest) = ([0u32; 2], 0, 0.0f64);
     let (mut deep, mut one_sided) = (Vec::new(), Vec::new());
-    let first: u64 = std::env::var("SINEW_FIRST_BOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
     for seed in first..first + bouts {
         let (mut world, h) = bout3d(seed + 1);
         let r = run(&mut world, h, 60 * seconds, &bones, xyz);
