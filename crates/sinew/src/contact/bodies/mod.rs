@@ -94,7 +94,7 @@ use crate::space::{RealOf, Space, VecOf};
 use crate::state::{SavedState, StateHasher};
 use grid::PairGrid;
 use prune::prune;
-use sweep::Sweep;
+use sweep::{NO_GROUP, Sweep};
 
 /// No body given: a particle is a body of its own.
 pub(crate) const NO_BODY: u32 = u32::MAX;
@@ -237,7 +237,7 @@ struct Prim {
 pub(crate) struct BodyScratch<S: Space> {
     prims: Vec<Prim>,
     /// Per primitive: its body, when it has one body that does not collide with itself;
-    /// `u32::MAX` otherwise (the grid's quick rejection).
+    /// [`NO_GROUP`](sweep::NO_GROUP) otherwise (the grid's quick rejection).
     alone: Vec<u32>,
     boxes: Vec<Aabb<VecOf<S>>>,
     /// Candidate pairs (indices into `prims`), sorted.
@@ -436,12 +436,12 @@ impl<S: Space> BodyScratch<S> {
         alone.clear();
         alone.extend(prims.iter().map(|p| {
             let one = p.bodies[0] == p.bodies[1];
-            if one && !state.self_collides(p.bodies[0]) { p.bodies[0] } else { u32::MAX }
+            if one && !state.self_collides(p.bodies[0]) { p.bodies[0] } else { NO_GROUP }
         }));
         let alone = &self.alone;
         let skip = |i: u32, j: u32| {
             let (x, y) = (alone[i as usize], alone[j as usize]);
-            x == y && x != u32::MAX
+            x == y && x != NO_GROUP
         };
         // Up to `SWEEP_MAX_BOXES` boxes the sweep (`sweep.rs`), else the grid: the same
         // pairs either way (the list is sorted below), found with less work.

@@ -14,6 +14,7 @@ use crate::collider::Aabb;
 use crate::math::{Real, Vector};
 
 use super::Prim;
+use super::sweep::NO_GROUP;
 
 /// Above this many bodies nothing is pruned (the per-body boxes are searched linearly).
 pub(crate) const PRUNE_MAX_BODIES: usize = 8;
@@ -47,7 +48,7 @@ pub(crate) fn prune<R: Real, V: Vector<R>>(
         }
     }
     for (k, (b, &a)) in boxes.iter().zip(alone).enumerate() {
-        let keep = a == u32::MAX || body_boxes.iter().any(|(id, bb)| *id != a && bb.overlaps(b));
+        let keep = a == NO_GROUP || body_boxes.iter().any(|(id, bb)| *id != a && bb.overlaps(b));
         if keep {
             kept.push(k as u32);
         }

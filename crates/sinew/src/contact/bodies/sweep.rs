@@ -109,27 +109,20 @@ impl Sweep {
         };
         // One list per group (module docs, "Groups"), unless there are too many.
         self.ids.clear();
+        let mut too_many = false;
         for &(_, _, k) in &self.order {
             let g = grouped(k);
             if g != NO_GROUP && !self.ids.contains(&g) {
                 if self.ids.len() == MAX_GROUPS {
-                    // One list, skipping pairs of one group.
-                    for (n, &(_, end, i)) in self.order.iter().enumerate() {
-                        let gi = grouped(i);
-                        for &(start, _, j) in &self.order[n + 1..] {
-                            if start > end {
-                                break;
-                            }
-                            if gi != NO_GROUP && gi == grouped(j) {
-                                continue;
-                            }
-                            test(i, j);
-                        }
-                    }
-                    return Some(tests);
+                    too_many = true;
+                    break;
                 }
                 self.ids.push(g);
             }
+        }
+        if too_many {
+            within(&self.order, grouped, &mut test);
+            return Some(tests);
         }
         let lists = self.ids.len() + 1;
         if self.lists.len() < lists {
@@ -145,20 +138,31 @@ impl Sweep {
         }
         let (groups, free) = self.lists[..lists].split_at(lists - 1);
         let free = &free[0];
-        for (n, &(_, end, i)) in free.iter().enumerate() {
-            for &(start, _, j) in &free[n + 1..] {
-                if start > end {
-                    break;
-                }
-                test(i, j);
-            }
-        }
+        within(free, |_| NO_GROUP, &mut test);
         for (x, a) in groups.iter().enumerate() {
             for b in groups[x + 1..].iter().chain(core::iter::once(free)) {
                 across(a, b, &mut test);
             }
         }
         Some(tests)
+    }
+}
+
+/// Every pair of boxes of one list sorted by their low ends that overlap on the sweep
+/// axis and are not of one group, once each, passed to `test`: each box against the boxes
+/// after it until one starts beyond its high end.
+fn within(list: &[Span], grouped: impl Fn(u32) -> u32, test: &mut impl FnMut(u32, u32)) {
+    for (n, &(_, end, i)) in list.iter().enumerate() {
+        let gi = grouped(i);
+        for &(start, _, j) in &list[n + 1..] {
+            if start > end {
+                break;
+            }
+            if gi != NO_GROUP && gi == grouped(j) {
+                continue;
+            }
+            test(i, j);
+        }
     }
 }
 
