@@ -439,10 +439,6 @@ impl<S: Space> BodyScratch<S> {
             if one && !state.self_collides(p.bodies[0]) { p.bodies[0] } else { NO_GROUP }
         }));
         let alone = &self.alone;
-        let skip = |i: u32, j: u32| {
-            let (x, y) = (alone[i as usize], alone[j as usize]);
-            x == y && x != NO_GROUP
-        };
         // Up to `SWEEP_MAX_BOXES` boxes the sweep (`sweep.rs`), else the grid: the same
         // pairs either way (the list is sorted below), found with less work.
         let (grid, sweep, pairs) = (&mut self.grid, &mut self.sweep, &mut self.pairs);
@@ -458,7 +454,6 @@ impl<S: Space> BodyScratch<S> {
                 (grid, sweep),
                 &self.kept_boxes,
                 &self.kept_alone,
-                |i, j| skip(kept[i as usize], kept[j as usize]),
                 |i, j| accept(kept[i as usize], kept[j as usize]),
                 pairs,
             );
@@ -467,7 +462,7 @@ impl<S: Space> BodyScratch<S> {
             }
             tests
         } else {
-            find_pairs((grid, sweep), &self.boxes, alone, skip, accept, pairs)
+            find_pairs((grid, sweep), &self.boxes, alone, accept, pairs)
         };
         self.pairs.sort_unstable();
         self.stats.box_tests += tests;
@@ -556,21 +551,25 @@ impl<S: Space> BodyScratch<S> {
     }
 }
 
-/// The overlapping pairs of `boxes` that `skip` does not skip and `accept` takes, appended
-/// to `out` (unsorted), by the sweep up to [`sweep::SWEEP_MAX_BOXES`] boxes, else by the
-/// grid; returns the box pairs tested. `skip(i, j)` must be `group[i] == group[j] !=`
-/// [`sweep::NO_GROUP`]: the sweep reads the groups, the grid the closure.
+/// The overlapping pairs of `boxes` that are not of one group (`group[k]`,
+/// [`NO_GROUP`] for none) and that `accept` takes, appended to `out` (unsorted), by the
+/// sweep up to [`sweep::SWEEP_MAX_BOXES`] boxes, else by the grid; returns the box pairs
+/// tested.
 fn find_pairs<R: Real, V: Vector<R>>(
     (grid, sweep): (&mut PairGrid, &mut Sweep),
     boxes: &[Aabb<V>],
     group: &[u32],
-    skip: impl Fn(u32, u32) -> bool,
     accept: impl Fn(u32, u32) -> bool,
     out: &mut Vec<(u32, u32)>,
 ) -> u64 {
     match sweep.pairs(boxes, group, &accept, out) {
         Some(tests) => tests,
         None => {
+            // The grid's quick rejection: both of one group.
+            let skip = |i: u32, j: u32| {
+                let g = group[i as usize];
+                g != NO_GROUP && g == group[j as usize]
+            };
             grid.pairs(boxes, skip, accept, out);
             grid.box_tests
         }
