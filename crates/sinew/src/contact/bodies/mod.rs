@@ -59,6 +59,20 @@
 //! points have no direction: the normal is then taken from where the two points were
 //! at the start of the substep, else the first axis — deterministic, never NaN.
 //!
+//! **The lever bound.** A particle of a bone moves `|c_k|·w_k·Δλ = |c_k|·w_k·C / w`
+//! (`c_k` its weight above). A bone touched close to an end that cannot move (a striking
+//! fist is kinematic, `w = 0`) has `w ≈ (1 − t)²·w_c`, and its free end is levered by
+//! `C / (1 − t)`, without bound as the contact nears the held end: two striking fists
+//! meeting once moved an elbow 2.8 m in one substep, and the body flew apart. So `w` is
+//! taken no smaller than the largest `|c_k|·w_k`: no particle moves farther than the depth
+//! in one projection. Two spheres, or a sphere and a bone touched at its middle, are
+//! unchanged (there `w` is already the larger); a bone of equal end masses touched at
+//! `1 − t = 1/√2` by a much heavier body would have moved its end 1.21 times the depth and
+//! now moves it the depth (the rest follows in the next substeps). A contact that only a
+//! held end could undo is left to what can move (the strike's stop, the drives), a depth
+//! at a time. (Twice the depth was tried first: over 400 seeded bouts between two 3D
+//! fighters the bodies then overlapped by up to 18 mm, against 10 mm with the depth.)
+
 //! **Friction** acts on positions, as for the particle–collider contacts (Macklin et al.
 //! 2014, "Unified Particle Physics for Real-Time Applications", §6.1): the relative
 //! motion `Δ` of `p` and `q` in the substep, less its normal part, is removed entirely
@@ -507,6 +521,8 @@ impl<S: Space> BodyScratch<S> {
             if !(w > zero) {
                 continue;
             }
+            // The lever bound (module docs): no particle moved farther than the depth.
+            let w = w.max(lever(&ws, &inv, [a, b, c, d]));
             let (mut n, dist) = delta.normalize_and_length();
             if !(dist > RealOf::<S>::GEOMETRIC_EPSILON) {
                 n = fallback_normal(ps, (a, b, s), (c, d, t));
@@ -584,6 +600,17 @@ fn weight<R: Real>(ws: &[R; 4], inv: &[R; 4], k: [usize; 4]) -> R {
         if same { (c0 + c1).sq() * w0 } else { c0.sq() * w0 + c1.sq() * w1 }
     };
     side(ws[0], ws[1], inv[0], inv[1], k[0] == k[1]) + side(ws[2], ws[3], inv[2], inv[3], k[2] == k[3])
+}
+
+/// `max_k |c_k|·w_k` over the four ends, an end repeated counted once with the sum of its
+/// weights: how far the farthest-moving particle goes per unit of `Δλ` (the lever bound
+/// in the module docs).
+#[inline]
+fn lever<R: Real>(ws: &[R; 4], inv: &[R; 4], k: [usize; 4]) -> R {
+    let side = |c0: R, c1: R, w0: R, w1: R, same: bool| {
+        if same { (c0 + c1).abs() * w0 } else { (c0.abs() * w0).max(c1.abs() * w1) }
+    };
+    side(ws[0], ws[1], inv[0], inv[1], k[0] == k[1]).max(side(ws[2], ws[3], inv[2], inv[3], k[2] == k[3]))
 }
 
 /// `x_k += c_k·w_k·Δ` for the four ends.
