@@ -116,8 +116,8 @@
 //! `a_drive_solved_on_fewer_substeps_keeps_the_damped_oscillator`), while at `k = 16`
 //! (once per step) the `ζ = 0.7` overshoot is 4.8 % high. `k = 1` is the drive solved on
 //! every substep, bit for bit; `k` at least the world's substeps solves it once per step.
-//! The fighters (`sinew::fight`) keep `k = 1`: with coarser drives their strikes sink into
-//! the opponent (`FIGHTER_DRIVE_INTERVAL`).
+//! The fighters (`sinew::fight`) solve their drives once per step
+//! (`FIGHTER_DRIVE_INTERVAL`).
 //!
 //! # One solve
 //!
