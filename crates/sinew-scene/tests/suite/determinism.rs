@@ -52,9 +52,8 @@ const GOLDEN_BRACHIATION_2D: u64 = 0xae4e_9420_b3e6_7840;
 /// effectors (issue 22's bout criteria), and again when the drive's solve began to measure
 /// each part once per solve (its orientation carried through the solve's turns, its
 /// inertia reused for its children: rounding and a child's view of its parent change; the
-/// drive's parts gained the hashed `moves_frames` masks), and again when the fighters'
-/// drives went to once per step (`FIGHTER_DRIVE_INTERVAL`, 2026-12-07).
-const GOLDEN_FIGHTERS_2D: u64 = 0xe1b7_b789_b75f_49ee;
+/// drive's parts gained the hashed `moves_frames` masks).
+const GOLDEN_FIGHTERS_2D: u64 = 0x9adc_3a0d_e99a_2401;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {

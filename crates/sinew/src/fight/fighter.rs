@@ -65,15 +65,22 @@ mod hits;
 use hits::bone_tables;
 
 /// Substeps per solve of a fighter's pose drive (see [`PoseDriveDef::substep_interval`]):
-/// once per step, the largest saving on a fighter's frame (the drive from 60 % of a frame
-/// to 12 %). The price is the drive's accuracy: its implicit damper works at the step, not
-/// the substep (on a 1 Hz head the `ζ = 0.7` overshoot 4.8 % high at once per step of 16
-/// substeps; `drive.rs`). From 2026-12-06 to 12-07 the fighters solved it every substep,
-/// since with coarser drives one of 100 seeded 3D bouts sank 2.6 cm (once a step) or
-/// 10 cm (every 4 substeps) into the other; the cause was the body contacts levering a
-/// limb held at its kinematic fist (`contact::bodies`, "The lever bound"), and with the
-/// bound seeds 1–800 at once per step stay within 7.7 mm (every substep: 11.3 mm).
-pub const FIGHTER_DRIVE_INTERVAL: u32 = u32::MAX;
+/// every substep. Solving it less often is the largest saving on a fighter's frame (once a
+/// step: the drive from 60 % of a frame to 12 %), but the striking-limb check
+/// (`fight/stop.rs`) predicts a strike's pose against the opponent as the drives leave it,
+/// and with coarser drives that prediction failed: over 100 seeded 3D bouts one bout sank
+/// 2.6 cm (once a step) or 10 cm (every 4 substeps) into the other, against at most 8.2 mm
+/// over 200 bouts with the drive every substep (2026-12-06). Every other substep passed
+/// seeds 1–100 but sank three of seeds 101–200 by 2.6–6.3 cm (2026-12-06, afternoon).
+/// Tried again on 2026-12-07 once those sinkings were traced to the body contacts' lever
+/// (`contact::bodies`, "The lever bound"): once per step, seeds 1–800 stayed within 7.7 mm
+/// and the frame cost 44 % fewer instructions, but the fighters stood 17 cm lower at the
+/// head (median over 50 s of `fighters_3d`: 1.43 m against 1.60), their stiff drives
+/// capped to half their error per frame instead of per substep; with the cap carried over
+/// the run (`run_cap` in `drive_solve.rs`) 1.53–1.55 m; every other substep with it kept
+/// the stance (1.60–1.62 m, −32 % instructions) but bout 488 sank 26 mm. So: every
+/// substep.
+pub const FIGHTER_DRIVE_INTERVAL: u32 = 1;
 
 /// Where a fighter's moves come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -391,7 +398,7 @@ impl<S: FightSpace> Bout<S> {
             let parts: Vec<DrivePartDef<RealOf<S>>> = f.parts.iter().cloned().map(|p| p.gains(f.gains)).collect();
             let doll = Ragdoll::spawn(world, &rig, f.origin, one, VecOf::<S>::ZERO)?;
             let reaction = HitReactionDef::default().knockout_impulse(None);
-            // The drive solved once per step (`FIGHTER_DRIVE_INTERVAL`).
+            // The drive solved every substep (`FIGHTER_DRIVE_INTERVAL`).
             let drive_def = PoseDriveDef::default().reaction(reaction).substep_interval(FIGHTER_DRIVE_INTERVAL);
             let drive = PoseDrive::add(world, &rig, doll.nodes(), &parts, &drive_def)?;
             let limb = |root: &[&str], mid: &[&str], end: &[&str]| -> Result<LimbNodes<RealOf<S>>, SinewError> {

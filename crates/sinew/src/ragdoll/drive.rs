@@ -116,8 +116,11 @@
 //! `a_drive_solved_on_fewer_substeps_keeps_the_damped_oscillator`), while at `k = 16`
 //! (once per step) the `ζ = 0.7` overshoot is 4.8 % high. `k = 1` is the drive solved on
 //! every substep, bit for bit; `k` at least the world's substeps solves it once per step.
-//! The fighters (`sinew::fight`) solve their drives once per step
-//! (`FIGHTER_DRIVE_INTERVAL`).
+//! A drive stiff enough to meet the correction cap ("High gains") would correct only `κ`
+//! of its error per run instead of `1 − (1 − κ)^m` over the `m` substeps, so the cap is
+//! carried over the run: a solve standing for `m` substeps may correct that fraction.
+//! The fighters (`sinew::fight`) keep `k = 1` (`FIGHTER_DRIVE_INTERVAL` says what coarser
+//! rates did to them).
 //!
 //! # One solve
 //!
