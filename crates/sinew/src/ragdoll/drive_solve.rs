@@ -283,7 +283,7 @@ fn run_cap<R: Real>(c: R, span: u32) -> R {
     let (one, big) = (R::ONE, R::from_i32(1 << 20));
     let mut p = one;
     for _ in 0..span {
-        p = p * (one + c);
+        p *= one + c;
         if p > big {
             break;
         }
