@@ -142,6 +142,32 @@ fn a_drive_solved_on_fewer_substeps_keeps_the_damped_oscillator() {
     }
 }
 
+/// A drive stiff enough to run at the correction cap (`PoseDriveDef::max_correction`, ½ of
+/// the error per solve) and solved once per step of 8 substeps carries the cap over the
+/// run (1 − 2⁻⁸ of the error, as the 8 solves it replaces), so it still settles on a
+/// 0.2 rad step of its target within a few frames: 3.9e-4 rad left after 6 frames and
+/// 6.5e-6 after 10 (every substep: 1.4e-7 and 2e-12). With the cap of one substep it
+/// corrected half its error a solve and rang: 1.6e-2 and 6.6e-3 rad.
+#[test]
+fn a_stiff_drive_solved_once_per_step_settles_on_its_target_within_a_few_frames() {
+    let error_after = |k: u32, frames: u32| {
+        let def = PoseDriveDef::default().substep_interval(k);
+        let gains = DriveGains::Physical { stiffness: 1e6, damping: 1e4 };
+        let (mut world, h, _) = head_on_a_fixed_neck_with(gains, 8, def);
+        world.controller_mut(h).unwrap().set_target(1, Rot2::from_angle(0.2)).unwrap();
+        for _ in 0..frames {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        (world.controller(h).unwrap().relative_orientation(world.particles(), 1).unwrap().angle() - 0.2).abs()
+    };
+    for (frames, within) in [(6, 1e-3), (10, 1e-4)] {
+        let (every, once) = (error_after(1, frames), error_after(u32::MAX, frames));
+        println!("after {frames} frames: error {every:.2e} rad every substep, {once:.2e} once per step");
+        assert!(every < 1e-6, "after {frames} frames every substep: {every}");
+        assert!(once < within, "after {frames} frames once per step: {once}");
+    }
+}
+
 #[test]
 fn frequency_gains_are_the_physical_gains_of_the_parts_inertia() {
     let (world, h, inertia) = head_on_a_fixed_neck(DriveGains::Frequency { frequency: 1.5, damping_ratio: 0.4 }, 8);

@@ -411,7 +411,7 @@ fn seeded_3d_bouts_exchange_hits_without_sinking_into_each_other() {
 }
 
 /// Bout 223 (seed 224): a left hook meets the opponent's striking fist, two kinematic
-/// effectors 1 cm into each other near their ends, and the body contacts once levered
+/// effectors 1.4 cm into each other near their ends, and the body contacts once levered
 /// the hooking forearm's elbow 2.8 m in one substep (the bodies overlapped 73 mm after the
 /// frame). The lever bound in `contact::bodies` keeps it within 2 cm; the bound holds
 /// over bouts 0–799 (`SINEW_FIRST_BOUT=200 SINEW_BOUTS=200`, and 400, 600: README
