@@ -57,7 +57,7 @@ impl<S: Space> TreeSolver<S> {
                 let (q, down) = if row.na == blk.root { (row.nb, true) } else { (row.na, false) };
                 let sign = |v: VecOf<S>| if down { -v } else { v };
                 let n = self.n[r0];
-                let s = n.dot(self.k[q as usize].mul(n));
+                let s = n.dot(self.k[q as usize].mul(n)) + self.damping;
                 if s > zero && n != z {
                     let d = n.dot(self.e[q as usize]);
                     let rho = -self.c[r0] - if down { -d } else { d };
@@ -133,6 +133,12 @@ impl<S: Space> TreeSolver<S> {
             } else {
                 z
             };
+        }
+        // The Levenberg–Marquardt damping of a wild step (zero otherwise).
+        if self.damping > zero {
+            for i in 0..m {
+                self.dense[i * m + i] += self.damping;
+            }
         }
         // LDLᵀ in place (D on the diagonal, L below), dependent rows dropped.
         let a = &mut self.dense;

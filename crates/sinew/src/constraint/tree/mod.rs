@@ -78,12 +78,31 @@
 //! rows nearly equal, and a step asked a particle to move 1.24 m while no link was 6.6 cm
 //! off; taken, it threw a node at 140 m/s. Such a step is not taken. If particles held by
 //! static friction are heavy in every direction (the solve after contacts), the piece is
-//! solved again with them heavy along their normals only; otherwise the step is shortened
-//! to `L_min` (a damped Newton step) and the next one starts from there. A step within
+//! solved again with them heavy along their normals only. If the step is still wild, the
+//! same linearisation is solved again **damped** (Levenberg–Marquardt): every row's
+//! diagonal `J W Jᵀ` is raised by `μ`, as a compliance would raise it,
+//!
+//! ```text
+//! (J W Jᵀ + μ 1) Δλ = −C,   Δx = W Jᵀ Δλ,
+//! ```
+//!
+//! which leaves the well-determined directions (eigenvalues of `J W Jᵀ` much above `μ`)
+//! nearly as they were and caps the motion along a nearly singular one at about `|C|·w/μ`
+//! instead of `|C|·w/σ` for a tiny `σ`. `μ` starts at a tenth of the piece's mean
+//! `w_a + w_b` and grows tenfold per retry, up to three; a damped step is taken when it
+//! stays within `L_min`, and the piece's later steps keep that `μ` (they converge
+//! linearly, by about `μ/(μ + σ)` a step, in the directions it damps). Past three retries
+//! the step is shortened to `L_min`, as before the damping was added. A step within
 //! `L_min` is taken as it is, so solves that never come near this are unchanged bit for
-//! bit. That body now peaks at 68.5 m/s in `f32` (26.5 m/s, its fall, in `f64` and fixed
-//! point). Making the pushed particles light instead brought it to 30.1 m/s but let nodes
-//! into the ground: 141 mm in the 1000-ragdoll rain against 24 mm.
+//! bit (every golden hash is). In that landing the second step asked 1.25 m; damped, it
+//! moved 2.9 cm, and the solve ended with a link 2.7 cm off, which the projections after
+//! the last Newton step and the next substeps take back. Before
+//! the damping, steps shortened to `L_min` walked along the singular direction, sinking
+//! the chest and neck 20–30 cm into the ground in one solve, and the body left the ground
+//! at 68.5 m/s in `f32`; now 30.4 m/s (26.5 m/s, its fall, in `f64` and fixed point,
+//! unchanged). Making the pushed particles light instead brought it
+//! to 30.1 m/s but let nodes into the ground: 141 mm in the 1000-ragdoll rain against
+//! 24 mm.
 //!
 //! *When not to solve at all.* A group whose links are all within 10⁻⁶ is left alone;
 //! one with no collider within reach of any of its particles this step (in flight: the
@@ -157,6 +176,9 @@ pub(crate) const MAX_BLOCK_ROWS: usize = 16;
 
 /// Newton steps per solve at most.
 pub(crate) const MAX_NEWTON: usize = 8;
+/// Damped solves of one wild step before it is shortened instead (module docs, "Wild
+/// steps").
+const MAX_DAMPED: usize = 3;
 
 /// Gauss–Seidel passes over a group whose Newton steps did not converge (a folded loop).
 const FOLD_PASSES: usize = 8;
@@ -270,6 +292,9 @@ pub(crate) struct TreeSolver<S: Space> {
     /// The current Newton step solves every row's linearisation (no row without a
     /// direction, no dependent row dropped, no singular pivot).
     exact: bool,
+    /// The Levenberg–Marquardt damping of the current Newton step (module docs, "Wild
+    /// steps"): added to every row's diagonal; zero but after a wild step.
+    damping: RealOf<S>,
     /// Newton steps taken since the counter was last read (tests and benchmarks).
     pub newton_steps: u64,
     /// The multipliers of a piece kept through a velocity solve.
@@ -690,8 +715,15 @@ impl<S: Space> TreeSolver<S> {
     /// Newton steps on one piece until its links are within [`TOL`] (none if they are
     /// within `skip`).
     fn solve_piece<P: Positions<S>>(&mut self, ps: &mut P, i: usize, skip: RealOf<S>) {
+        self.solve_piece_steps(ps, i, skip);
+        self.damping = RealOf::<S>::ZERO;
+    }
+
+    /// [`Self::solve_piece`]'s Newton steps (which may leave `damping` set).
+    fn solve_piece_steps<P: Positions<S>>(&mut self, ps: &mut P, i: usize, skip: RealOf<S>) {
         let piece = self.pieces[i];
         let tol = RealOf::<S>::from_ratio(TOL.0, TOL.1);
+        let mut damped = 0;
         for step in 0..=MAX_NEWTON {
             let off = self.linearise(ps, piece.rows, if step == 0 { skip } else { tol });
             if !off {
@@ -723,10 +755,25 @@ impl<S: Space> TreeSolver<S> {
                     self.stick[n0..n1].iter_mut().for_each(|s| *s = false);
                     continue;
                 }
-                // Else the step is taken shortened to `reach` (a damped Newton step: the
-                // next linearisation starts from nearer the solution).
+                // Else the same linearisation is solved again damped (Levenberg–Marquardt:
+                // every row's diagonal raised by `μ`, which leaves the well-determined
+                // directions nearly as they were and caps the nearly singular ones), `μ`
+                // from a tenth of the rows' mean `w_a + w_b` up by ten each time; past
+                // that, the step is taken shortened to `reach`.
+                if damped < MAX_DAMPED {
+                    damped += 1;
+                    self.damping = if self.damping > RealOf::<S>::ZERO {
+                        self.damping * RealOf::<S>::from_i32(10)
+                    } else {
+                        self.mean_row_weight(ps, piece.rows) / RealOf::<S>::from_i32(10)
+                    };
+                    continue;
+                }
                 self.exact = false;
                 scale = Some((piece.reach / far).sqrt());
+            } else if self.damping > RealOf::<S>::ZERO {
+                // A damped step solves the rows only in part.
+                self.exact = false;
             }
             for (&k, &dx) in self.node_slot[n0..n1].iter().zip(&self.dx[n0..n1]) {
                 ps.add(k as usize, scale.map_or(dx, |s| dx * s));
@@ -738,6 +785,15 @@ impl<S: Space> TreeSolver<S> {
                 return;
             }
         }
+    }
+
+    /// The mean of `w_a + w_b` over rows `r0..r1` (the scale of the Levenberg–Marquardt
+    /// damping).
+    fn mean_row_weight<P: Positions<S>>(&self, ps: &P, (r0, r1): (u32, u32)) -> RealOf<S> {
+        let sum = self.rows[r0 as usize..r1 as usize]
+            .iter()
+            .fold(RealOf::<S>::ZERO, |acc, r| acc + ps.inv_mass(r.pa as usize) + ps.inv_mass(r.pb as usize));
+        sum / RealOf::<S>::from_i32((r1 - r0).max(1) as i32)
     }
 
     /// One Gauss–Seidel projection of each row (rigid links).
