@@ -2,8 +2,10 @@
 //!
 //! For a parent bone `a → b` and a child bone `b → c`, with `u = x_b − x_a` and
 //! `v = x_c − x_b`, the joint angle is `θ = atan2(u × v, u · v)` (0 = straight,
-//! counter-clockwise positive). Outside the range the constraint is `C = θ − θ_limit`
-//! with gradients (`perp(w) = (−w_y, w_x)`)
+//! counter-clockwise positive). Outside the range the constraint is `C = θ − θ_limit`,
+//! `θ_limit` the end of the range **nearer round the circle** (`θ` taken 2π further
+//! when that end lies across ±π: a joint folded past ±π goes back the way it came, not
+//! round through straight), with gradients (`perp(w) = (−w_y, w_x)`)
 //!
 //! ```text
 //! ∇_a θ =  perp(u)/|u|²
@@ -82,6 +84,27 @@ impl<R: Real> AngleLimit<R> {
         u.cross(v).atan2(u.dot(v))
     }
 
+    /// How far `θ ∈ (−π, π]` is outside `[min, max]`, measured to the **nearer** end round
+    /// the circle: `(C, lower)` with `C = θ − θ_end` (`θ` shifted by 2π when the nearer
+    /// end is reached across ±π), `lower` when that end is `min`; `None` inside. A joint
+    /// folded past ±π (an elbow bent through the upper arm) is brought back the few
+    /// degrees it went past, not turned the long way round through straight: measured
+    /// plainly, an elbow limited to `[0, 150°]` and folded to 190° reads −170°, 170°
+    /// below `min`, and its projection swung the forearm across 0.6 m in one substep.
+    #[inline]
+    fn outside_by(&self, theta: R) -> Option<(R, bool)> {
+        let two_pi = R::PI + R::PI;
+        if theta < self.min {
+            let above = theta + two_pi - self.max;
+            Some(if above < self.min - theta { (above, false) } else { (theta - self.min, true) })
+        } else if theta > self.max {
+            let below = theta - two_pi - self.min;
+            Some(if -below < theta - self.max { (below, true) } else { (theta - self.max, false) })
+        } else {
+            None
+        }
+    }
+
     /// Projects a limit found outside its range (`u`, `v`: the bones; `dir`: the bend's
     /// direction `(u·v, u×v)`); bones shorter than the geometric epsilon are skipped.
     #[inline(never)]
@@ -101,11 +124,7 @@ impl<R: Real> AngleLimit<R> {
         }
         let theta = dir.y.atan2(dir.x);
         // One-sided: C ≥ 0 below the range start, C ≤ 0 above its end.
-        let (cval, lower) = if theta < self.min {
-            (theta - self.min, true)
-        } else if theta > self.max {
-            (theta - self.max, false)
-        } else {
+        let Some((cval, lower)) = self.outside_by(theta) else {
             return; // on the boundary within rounding
         };
         let ga = u.perp() / lu2;
@@ -169,13 +188,7 @@ impl<R: Real> JointLimit<Space2<R>> for AngleLimit<R> {
     fn violation(&self, p: &ParticleSet<Space2<R>>) -> R {
         let [a, b, c] = self.idx.map(|i| i as usize);
         let theta = Self::angle(p.pos[a], p.pos[b], p.pos[c]);
-        if theta < self.min {
-            self.min - theta
-        } else if theta > self.max {
-            theta - self.max
-        } else {
-            R::ZERO
-        }
+        self.outside_by(theta).map_or(R::ZERO, |(c, _)| c.abs())
     }
 
     fn multipliers(&self) -> Vec<R> {
@@ -222,13 +235,7 @@ impl<R: Real> super::solver::JointLimitSolver<Space2<R>> for AngleLimit<R> {
             return;
         }
         let theta = u.cross(v).atan2(u.dot(v));
-        let cval = if theta < self.min {
-            theta - self.min
-        } else if theta > self.max {
-            theta - self.max
-        } else {
-            return;
-        };
+        let Some((cval, _)) = self.outside_by(theta) else { return };
         // The gradients of `project_outside`.
         let (ga, gc) = (u.perp() / lu2, v.perp() / lv2);
         let zero = Vector2::new(R::ZERO, R::ZERO);

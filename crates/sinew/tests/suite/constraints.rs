@@ -77,6 +77,29 @@ fn angle_limits_hold_a_2d_chain_under_gravity() {
     assert!(tip.y < -0.3, "chain should sag within its limits: {tip:?}");
 }
 
+/// A joint folded past ±π is brought back to the nearer end of its range, round the fold,
+/// not the long way through straight: an elbow limited to [0°, 150°] and folded to 190°
+/// (θ reads −170°) is projected to 150° (one substep of 10 iterations, which converge the
+/// linearised projection), its hand moving 40° of arc. Before
+/// the nearer-end rule, the projection turned it 170° to 0° (a forearm swung 0.6 m in one
+/// substep in the 1000-ragdoll rain).
+#[test]
+fn a_joint_folded_past_its_limit_goes_back_round_the_fold() {
+    let def = WorldDef::default().gravity(DVec2::ZERO).substeps(1).iterations(10);
+    let mut w = World2d::new(def).unwrap();
+    let a = w.add_particle(&ParticleDef::at(DVec2::new(-1.0, 0.0)).mass(0.0)).unwrap();
+    let b = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.0)).mass(0.0)).unwrap();
+    let fold = 190f64.to_radians();
+    let c = w.add_particle(&ParticleDef::at(DVec2::new(fold.cos(), fold.sin()))).unwrap();
+    w.add_distance(&DistanceDef::new(b, c)).unwrap();
+    w.add_joint_limit(&AngleLimitDef::new(a, b, c, 0.0, 150f64.to_radians())).unwrap();
+    w.step(1e-4).unwrap();
+    let x = w.particles().position(c).unwrap();
+    let angle = x.y.atan2(x.x).to_degrees();
+    assert!((angle - 150.0).abs() < 0.5, "the hand at {angle:.2}°, expected 150°");
+    assert!(x.x < 0.0, "turned through straight: {x:?}");
+}
+
 #[test]
 fn swing_cone_and_twist_limits_hold_in_3d() {
     let mut w = World3d::new(WorldDef::default().gravity(DVec3::new(0.0, -9.81, 0.0))).unwrap();
