@@ -123,7 +123,7 @@ impl<R: Real> AngleLimit<R> {
             return;
         }
         let theta = dir.y.atan2(dir.x);
-        // One-sided: C ≥ 0 below the range start, C ≤ 0 above its end.
+        // One-sided: λ ≥ 0 at the `min` end (C < 0), λ ≤ 0 at the `max` end (C > 0).
         let Some((cval, lower)) = self.outside_by(theta) else {
             return; // on the boundary within rounding
         };

@@ -80,24 +80,27 @@ fn angle_limits_hold_a_2d_chain_under_gravity() {
 /// A joint folded past ±π is brought back to the nearer end of its range, round the fold,
 /// not the long way through straight: an elbow limited to [0°, 150°] and folded to 190°
 /// (θ reads −170°) is projected to 150° (one substep of 10 iterations, which converge the
-/// linearised projection), its hand moving 40° of arc. Before
-/// the nearer-end rule, the projection turned it 170° to 0° (a forearm swung 0.6 m in one
-/// substep in the 1000-ragdoll rain).
+/// linearised projection), its hand moving 40° of arc; the mirror, [−150°, 0°] folded to
+/// 170°, to −150°. Before the nearer-end rule, the projection turned the first 170° to 0°
+/// (a forearm swung 0.6 m in one substep in the 1000-ragdoll rain).
 #[test]
 fn a_joint_folded_past_its_limit_goes_back_round_the_fold() {
-    let def = WorldDef::default().gravity(DVec2::ZERO).substeps(1).iterations(10);
-    let mut w = World2d::new(def).unwrap();
-    let a = w.add_particle(&ParticleDef::at(DVec2::new(-1.0, 0.0)).mass(0.0)).unwrap();
-    let b = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.0)).mass(0.0)).unwrap();
-    let fold = 190f64.to_radians();
-    let c = w.add_particle(&ParticleDef::at(DVec2::new(fold.cos(), fold.sin()))).unwrap();
-    w.add_distance(&DistanceDef::new(b, c)).unwrap();
-    w.add_joint_limit(&AngleLimitDef::new(a, b, c, 0.0, 150f64.to_radians())).unwrap();
-    w.step(1e-4).unwrap();
-    let x = w.particles().position(c).unwrap();
-    let angle = x.y.atan2(x.x).to_degrees();
-    assert!((angle - 150.0).abs() < 0.5, "the hand at {angle:.2}°, expected 150°");
-    assert!(x.x < 0.0, "turned through straight: {x:?}");
+    // (range in degrees, folded to, where the hand must end): past `max` across +π, and
+    // the mirror, past `min` across −π.
+    for (min, max, fold, end) in [(0.0f64, 150.0f64, 190.0, 150.0), (-150.0, 0.0, 170.0, -150.0)] {
+        let def = WorldDef::default().gravity(DVec2::ZERO).substeps(1).iterations(10);
+        let mut w = World2d::new(def).unwrap();
+        let a = w.add_particle(&ParticleDef::at(DVec2::new(-1.0, 0.0)).mass(0.0)).unwrap();
+        let b = w.add_particle(&ParticleDef::at(DVec2::new(0.0, 0.0)).mass(0.0)).unwrap();
+        let f = f64::to_radians(fold);
+        let c = w.add_particle(&ParticleDef::at(DVec2::new(f.cos(), f.sin()))).unwrap();
+        w.add_distance(&DistanceDef::new(b, c)).unwrap();
+        w.add_joint_limit(&AngleLimitDef::new(a, b, c, min.to_radians(), max.to_radians())).unwrap();
+        w.step(1e-4).unwrap();
+        let x = w.particles().position(c).unwrap();
+        let angle = x.y.atan2(x.x).to_degrees();
+        assert!((angle - end).abs() < 0.5, "range [{min}, {max}]°, folded to {fold}°: the hand at {angle:.2}°");
+    }
 }
 
 #[test]

@@ -211,7 +211,7 @@ impl<S: Space> TreeSolver<S> {
         }
     }
 
-    /// The pass back from the root: every `Δλ` and `Δx`.
+    /// The pass back from the root: every `Δλ` (left in `y`) and `Δx`.
     pub(super) fn substitute(&mut self, piece: Piece<RealOf<S>>) {
         let z = VecOf::<S>::ZERO;
         if piece.root != GROUND {
@@ -227,6 +227,8 @@ impl<S: Space> TreeSolver<S> {
             for r in blk.rows.0 as usize..blk.rows.1 as usize {
                 let dl = self.y[r] - self.x[r].dot(dxc);
                 self.lambda[r] += dl;
+                // Kept for a step refused or shortened (`TreeSolver::take_back`).
+                self.y[r] = dl;
                 let row = self.rows[r];
                 let n = self.n[r] * dl;
                 if row.na != blk.root {

@@ -91,8 +91,12 @@
 //! instead of `|C|·w/σ` for a tiny `σ`. `μ` starts at a tenth of the piece's mean
 //! `w_a + w_b` and grows tenfold per retry, up to three; a damped step is taken when it
 //! stays within `L_min`, and the piece's later steps keep that `μ` (they converge
-//! linearly, by about `μ/(μ + σ)` a step, in the directions it damps). Past three retries
-//! the step is shortened to `L_min`, as before the damping was added. A step within
+//! linearly, by about `μ/(μ + σ)` a step, in the directions it damps). Three damped solves
+//! at most per solve of a piece (all its wild steps together); past them a wild step (then
+//! solved with the last `μ`, ten times the mean) is shortened to `L_min`. Every refused
+//! solve counts as one of the piece's `MAX_NEWTON` Newton steps, and the multipliers keep
+//! only the steps taken (a refused step's `Δλ` is taken back, a shortened one's scaled
+//! with it), so `λ/h²` stays the tension of the motion made. A step within
 //! `L_min` is taken as it is, so solves that never come near this are unchanged bit for
 //! bit (every golden hash is). In that landing the second step asked 1.25 m; damped, it
 //! moved 2.9 cm, and the solve ended with a link 2.7 cm off, which the projections after
@@ -176,8 +180,8 @@ pub(crate) const MAX_BLOCK_ROWS: usize = 16;
 
 /// Newton steps per solve at most.
 pub(crate) const MAX_NEWTON: usize = 8;
-/// Damped solves of one wild step before it is shortened instead (module docs, "Wild
-/// steps").
+/// Damped solves per solve of a piece (all its wild steps together) before a wild step
+/// is shortened instead (module docs, "Wild steps").
 const MAX_DAMPED: usize = 3;
 
 /// Gauss–Seidel passes over a group whose Newton steps did not converge (a folded loop).
@@ -753,6 +757,7 @@ impl<S: Space> TreeSolver<S> {
                     // in every direction, are what made it singular (two held at one
                     // point); solved again with them heavy along their normals only.
                     self.stick[n0..n1].iter_mut().for_each(|s| *s = false);
+                    self.take_back(piece.rows, RealOf::<S>::ONE);
                     continue;
                 }
                 // Else the same linearisation is solved again damped (Levenberg–Marquardt:
@@ -767,10 +772,13 @@ impl<S: Space> TreeSolver<S> {
                     } else {
                         self.mean_row_weight(ps, piece.rows) / RealOf::<S>::from_i32(10)
                     };
+                    self.take_back(piece.rows, RealOf::<S>::ONE);
                     continue;
                 }
                 self.exact = false;
-                scale = Some((piece.reach / far).sqrt());
+                let s = (piece.reach / far).sqrt();
+                self.take_back(piece.rows, RealOf::<S>::ONE - s);
+                scale = Some(s);
             } else if self.damping > RealOf::<S>::ZERO {
                 // A damped step solves the rows only in part.
                 self.exact = false;
@@ -784,6 +792,15 @@ impl<S: Space> TreeSolver<S> {
             if self.exact && !self.partial[i] && far <= piece.settle {
                 return;
             }
+        }
+    }
+
+    /// Takes `part` of the last step's `Δλ` (left in `y` by `substitute`) back out of the
+    /// multipliers of rows `r0..r1`: all of a step refused, `1 − s` of a step shortened to
+    /// `s` of itself, so that `λ` (the links' tensions) counts only the motion taken.
+    fn take_back(&mut self, (r0, r1): (u32, u32), part: RealOf<S>) {
+        for (l, &dl) in self.lambda[r0 as usize..r1 as usize].iter_mut().zip(&self.y[r0 as usize..r1 as usize]) {
+            *l -= dl * part;
         }
     }
 
