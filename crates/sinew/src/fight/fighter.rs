@@ -65,21 +65,13 @@ mod hits;
 use hits::bone_tables;
 
 /// Substeps per solve of a fighter's pose drive (see [`PoseDriveDef::substep_interval`]):
-/// every substep. Solving it less often is the largest saving on a fighter's frame (once a
-/// step: the drive from 60 % of a frame to 12 %), but the striking-limb check
-/// (`fight/stop.rs`) predicts a strike's pose against the opponent as the drives leave it,
-/// and with coarser drives that prediction failed: over 100 seeded 3D bouts one bout sank
-/// 2.6 cm (once a step) or 10 cm (every 4 substeps) into the other, against at most 8.2 mm
-/// over 200 bouts with the drive every substep (2026-12-06). Every other substep passed
-/// seeds 1–100 but sank three of seeds 101–200 by 2.6–6.3 cm (2026-12-06, afternoon).
-/// Tried again on 2026-12-07 once those sinkings were traced to the body contacts' lever
-/// (`contact::bodies`, "The lever bound"): once per step, seeds 1–800 stayed within 7.7 mm
-/// and the frame cost 44 % fewer instructions, but the fighters stood 17 cm lower at the
-/// head (median over 50 s of `fighters_3d`: 1.43 m against 1.60), their stiff drives
-/// capped to half their error per frame instead of per substep; with the cap carried over
-/// the run (`run_cap` in `drive_solve.rs`) 1.53–1.55 m; every other substep with it kept
-/// the stance (1.60–1.62 m, −32 % instructions) but bout 488 sank 26 mm. So: every
-/// substep.
+/// every substep. Coarser rates are the largest saving on a fighter's frame (once a step:
+/// −44 % instructions; every other substep: −27 to −32 %) but each failed a requirement
+/// when measured: once a step the fighters' stiff drives, at their correction cap, left
+/// them standing 5–17 cm lower; every other substep a drive's kick (¾ of its error at
+/// once) let a seeded bout sink 22–26 mm into the other fighter, past the 2 cm bound.
+/// The runs are in docs/BENCHMARKS.md ("Two 3D fighters: the drives once per step tried
+/// again").
 pub const FIGHTER_DRIVE_INTERVAL: u32 = 1;
 
 /// Where a fighter's moves come from.

@@ -243,7 +243,7 @@ impl<S: Space> TreeSolver<S> {
                 // Rows hold: the bones alone, as the plain solve does.
                 if self.linearise(ps, piece.rows, tol) {
                     self.newton_steps += 1;
-                    self.eliminate(piece);
+                    self.eliminate(piece, RealOf::<S>::ZERO);
                     self.substitute(piece);
                     self.apply(ps, piece);
                     continue;
@@ -313,7 +313,7 @@ impl<S: Space> TreeSolver<S> {
         saved_lambda.clear();
         saved_lambda.extend_from_slice(&self.lambda[r0..r1]);
         self.fext[n0..n1].iter_mut().for_each(|f| *f = z);
-        self.eliminate(piece);
+        self.eliminate(piece, RealOf::<S>::ZERO);
         self.substitute(piece);
         let mut base = core::mem::take(&mut self.extra.base);
         base.clear();
@@ -327,7 +327,7 @@ impl<S: Space> TreeSolver<S> {
         resp.clear();
         for l in 0..k {
             self.push_row(l, RealOf::<S>::ONE);
-            self.eliminate(piece);
+            self.eliminate(piece, RealOf::<S>::ZERO);
             self.substitute(piece);
             resp.extend_from_slice(&self.dx[n0..n1]);
             self.fext[n0..n1].iter_mut().for_each(|f| *f = z);
@@ -375,7 +375,7 @@ impl<S: Space> TreeSolver<S> {
             let mu = self.extra.mu[j];
             self.push_row(j, mu);
         }
-        self.eliminate(piece);
+        self.eliminate(piece, RealOf::<S>::ZERO);
         self.substitute(piece);
         self.fext[n0..n1].iter_mut().for_each(|f| *f = z);
     }

@@ -37,7 +37,9 @@ impl<S: Space> TreeSolver<S> {
     }
 
     /// The elimination from the leaves: each block's `y`, `X`, and its root's `P`, `b`.
-    pub(super) fn eliminate(&mut self, piece: Piece<RealOf<S>>) {
+    /// `damping`: the Levenberg–Marquardt `μ` added to every row's diagonal (zero but for
+    /// a wild step, module docs).
+    pub(super) fn eliminate(&mut self, piece: Piece<RealOf<S>>, damping: RealOf<S>) {
         let zero = RealOf::<S>::ZERO;
         let z = VecOf::<S>::ZERO;
         for n in piece.nodes.0 as usize..piece.nodes.1 as usize {
@@ -57,7 +59,7 @@ impl<S: Space> TreeSolver<S> {
                 let (q, down) = if row.na == blk.root { (row.nb, true) } else { (row.na, false) };
                 let sign = |v: VecOf<S>| if down { -v } else { v };
                 let n = self.n[r0];
-                let s = n.dot(self.k[q as usize].mul(n)) + self.damping;
+                let s = n.dot(self.k[q as usize].mul(n)) + damping;
                 if s > zero && n != z {
                     let d = n.dot(self.e[q as usize]);
                     let rho = -self.c[r0] - if down { -d } else { d };
@@ -76,7 +78,7 @@ impl<S: Space> TreeSolver<S> {
                     self.b[c] += jc * self.y[r0];
                 }
             } else {
-                self.eliminate_loop(blk);
+                self.eliminate_loop(blk, damping);
             }
         }
         if piece.root != GROUND {
@@ -89,7 +91,7 @@ impl<S: Space> TreeSolver<S> {
     ///
     /// Each row touches two nodes, so `S` is built row by row from the row's own ends
     /// (in the order of the block's members) and the earlier rows that share one.
-    pub(super) fn eliminate_loop(&mut self, blk: Block) {
+    pub(super) fn eliminate_loop(&mut self, blk: Block, damping: RealOf<S>) {
         let zero = RealOf::<S>::ZERO;
         let z = VecOf::<S>::ZERO;
         let (r0, r1) = (blk.rows.0 as usize, blk.rows.1 as usize);
@@ -135,9 +137,9 @@ impl<S: Space> TreeSolver<S> {
             };
         }
         // The Levenberg–Marquardt damping of a wild step (zero otherwise).
-        if self.damping > zero {
+        if damping > zero {
             for i in 0..m {
-                self.dense[i * m + i] += self.damping;
+                self.dense[i * m + i] += damping;
             }
         }
         // LDLᵀ in place (D on the diagonal, L below), dependent rows dropped.

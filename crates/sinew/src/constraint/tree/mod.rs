@@ -296,9 +296,6 @@ pub(crate) struct TreeSolver<S: Space> {
     /// The current Newton step solves every row's linearisation (no row without a
     /// direction, no dependent row dropped, no singular pivot).
     exact: bool,
-    /// The Levenberg–Marquardt damping of the current Newton step (module docs, "Wild
-    /// steps"): added to every row's diagonal; zero but after a wild step.
-    damping: RealOf<S>,
     /// Newton steps taken since the counter was last read (tests and benchmarks).
     pub newton_steps: u64,
     /// The multipliers of a piece kept through a velocity solve.
@@ -719,15 +716,10 @@ impl<S: Space> TreeSolver<S> {
     /// Newton steps on one piece until its links are within [`TOL`] (none if they are
     /// within `skip`).
     fn solve_piece<P: Positions<S>>(&mut self, ps: &mut P, i: usize, skip: RealOf<S>) {
-        self.solve_piece_steps(ps, i, skip);
-        self.damping = RealOf::<S>::ZERO;
-    }
-
-    /// [`Self::solve_piece`]'s Newton steps (which may leave `damping` set).
-    fn solve_piece_steps<P: Positions<S>>(&mut self, ps: &mut P, i: usize, skip: RealOf<S>) {
         let piece = self.pieces[i];
         let tol = RealOf::<S>::from_ratio(TOL.0, TOL.1);
-        let mut damped = 0;
+        // The Levenberg–Marquardt `μ` (module docs, "Wild steps") and the damped solves so far.
+        let (mut damping, mut damped) = (RealOf::<S>::ZERO, 0);
         for step in 0..=MAX_NEWTON {
             let off = self.linearise(ps, piece.rows, if step == 0 { skip } else { tol });
             if !off {
@@ -744,7 +736,7 @@ impl<S: Space> TreeSolver<S> {
                 return;
             }
             self.newton_steps += 1;
-            self.eliminate(piece);
+            self.eliminate(piece, damping);
             self.substitute(piece);
             let (n0, n1) = (piece.nodes.0 as usize, piece.nodes.1 as usize);
             // A step that would move a particle farther than the piece's shortest link
@@ -767,8 +759,8 @@ impl<S: Space> TreeSolver<S> {
                 // that, the step is taken shortened to `reach`.
                 if damped < MAX_DAMPED {
                     damped += 1;
-                    self.damping = if self.damping > RealOf::<S>::ZERO {
-                        self.damping * RealOf::<S>::from_i32(10)
+                    damping = if damping > RealOf::<S>::ZERO {
+                        damping * RealOf::<S>::from_i32(10)
                     } else {
                         self.mean_row_weight(ps, piece.rows) / RealOf::<S>::from_i32(10)
                     };
@@ -779,7 +771,7 @@ impl<S: Space> TreeSolver<S> {
                 let s = (piece.reach / far).sqrt();
                 self.take_back(piece.rows, RealOf::<S>::ONE - s);
                 scale = Some(s);
-            } else if self.damping > RealOf::<S>::ZERO {
+            } else if damping > RealOf::<S>::ZERO {
                 // A damped step solves the rows only in part.
                 self.exact = false;
             }

@@ -87,7 +87,7 @@ fn linear_step<S: Space<Real = f64>>(t: &mut TreeSolver<S>, ps: &ParticleSet<S>)
     for i in 0..t.pieces.len() {
         let piece = t.pieces[i];
         t.linearise(ps, piece.rows, 0.0);
-        t.eliminate(piece);
+        t.eliminate(piece, 0.0);
         t.substitute(piece);
         for n in piece.nodes.0..piece.nodes.1 {
             dx[t.node_slot[n as usize] as usize] = t.dx[n as usize];

@@ -69,7 +69,7 @@ impl<S: Space> TreeSolver<S> {
                 let rows = piece.rows.0 as usize..piece.rows.1 as usize;
                 self.saved_lambda.clear();
                 self.saved_lambda.extend_from_slice(&self.lambda[rows.clone()]);
-                self.eliminate(piece);
+                self.eliminate(piece, RealOf::<S>::ZERO);
                 self.substitute(piece);
                 self.lambda[rows].copy_from_slice(&self.saved_lambda);
                 for n in piece.nodes.0..piece.nodes.1 {
