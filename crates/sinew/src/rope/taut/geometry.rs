@@ -133,6 +133,27 @@ pub(crate) fn tangent<R: Real, V: Vector<R>>(c1: V, rho1: R, c2: V, rho2: R) -> 
     Some((c1 - n * rho1, c2 - n * rho2, d))
 }
 
+/// The span from node `a` to node `b`: leaving and arriving points, unit direction (that
+/// of the span before, `before`, where the nodes coincide) and length (zero for a span
+/// crossing back over itself, circles overlapping).
+fn span_of<R: Real, V: Vector<R>>(a: Node<V, R>, b: Node<V, R>, before: Option<V>) -> (V, V, V, R) {
+    let (p, q, d) = match tangent(a.center, a.rho, b.center, b.rho) {
+        Some(t) => t,
+        None => (a.center, b.center, before.unwrap_or(V::ZERO)),
+    };
+    let mut len = (q - p).length();
+    if (q - p).dot(d) < R::ZERO {
+        len = R::ZERO;
+    }
+    (p, q, d, len)
+}
+
+/// The turn within one lap at a contact wrapped on `side` between span directions `din`
+/// and `dout` (`None` where a span has no direction).
+fn raw_turn<R: Real, V: Vector<R>>(din: V, dout: V, side: R) -> Option<R> {
+    if din == V::ZERO || dout == V::ZERO { None } else { Some(angle(din, dout) * side) }
+}
+
 /// A node of the path: an end (radius 0) or a wrapped circle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Node<V, R> {
@@ -149,7 +170,7 @@ pub(crate) struct Node<V, R> {
 
 /// The path through its nodes: per span its two touching points, direction and length;
 /// per contact its turn `θ` (continuous, see [`Path::compute`]).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Path<V, R> {
     /// Per span `j` (node `j` → node `j + 1`): leaving point, arriving point.
     pub ends: Vec<(V, V)>,
@@ -164,53 +185,150 @@ pub(crate) struct Path<V, R> {
     /// 3D, per contact: turn and arc length of a round contact (working memory of
     /// `taut/path3.rs`).
     pub arcs: Vec<(R, R)>,
+    /// The spans of the last few node lists computed (see [`Path::compute`]).
+    memo: SpanMemo<V, R>,
+}
+
+/// Node lists a [`Path`] remembers the spans of. One substep's contact update computes
+/// the path through the same nodes five or six times (before and after an unwrap, a
+/// sweep and two repairs that change nothing) between four distinct lists: the ends'
+/// new positions, the end's move, the start's move reversed, the ends' old positions.
+const MEMO_SLOTS: usize = 4;
+
+/// What [`Path::compute`] measured of one node list: everything but the turns' laps,
+/// which depend on the previous turns.
+#[derive(Clone, Debug, Default)]
+struct SpanSlot<V, R> {
+    nodes: Vec<Node<V, R>>,
+    ends: Vec<(V, V)>,
+    dirs: Vec<V>,
+    lengths: Vec<R>,
+    /// Per contact: the turn within one lap, `None` where a span has no direction.
+    raw: Vec<Option<R>>,
+    /// The spans' length, summed in order.
+    spans: R,
+}
+
+impl<V: Copy, R: Copy> SpanSlot<V, R> {
+    /// `o`'s contents, in this slot's memory (no allocation once the lists have grown).
+    fn copy_from(&mut self, o: &Self) {
+        self.nodes.clone_from(&o.nodes);
+        self.ends.clone_from(&o.ends);
+        self.dirs.clone_from(&o.dirs);
+        self.lengths.clone_from(&o.lengths);
+        self.raw.clone_from(&o.raw);
+        self.spans = o.spans;
+    }
+}
+
+/// A ring of [`SpanSlot`]s (the oldest replaced first).
+#[derive(Clone, Debug, Default)]
+struct SpanMemo<V, R> {
+    slots: Vec<SpanSlot<V, R>>,
+    next: usize,
 }
 
 impl<R: Real, V: Vector<R>> Path<V, R> {
     /// Computes the path through `nodes` (first and last the ends, radius 0). `previous`
     /// holds each contact's last turn: the new one is taken within `π` of it, so a rope
     /// wound round a round post keeps counting its laps.
+    ///
+    /// The spans and the turns within a lap are a function of the nodes alone: for a node
+    /// list equal to one of the last [`MEMO_SLOTS`] computed they are taken from memory
+    /// (the same values; only the laps are counted again against `previous`).
     pub fn compute(&mut self, nodes: &[Node<V, R>], previous: impl Fn(usize) -> R) {
-        self.ends.clear();
-        self.dirs.clear();
-        self.lengths.clear();
+        let k = match self.memo.slots.iter().position(|m| m.nodes == nodes) {
+            Some(k) => k,
+            None => self.measure(nodes),
+        };
+        let m = &self.memo.slots[k];
+        self.ends.clone_from(&m.ends);
+        self.dirs.clone_from(&m.dirs);
+        self.lengths.clone_from(&m.lengths);
         self.turns.clear();
-        let mut length = R::ZERO;
-        for w in nodes.windows(2) {
-            let (a, b) = (w[0], w[1]);
-            let (p, q, d) = match tangent(a.center, a.rho, b.center, b.rho) {
-                Some(t) => t,
-                None => (a.center, b.center, self.dirs.last().copied().unwrap_or(V::ZERO)),
-            };
-            let mut len = (q - p).length();
-            // A span crossing back over itself (circles overlapping): no length of its own.
-            if (q - p).dot(d) < R::ZERO {
-                len = R::ZERO;
-            }
-            self.ends.push((p, q));
-            self.dirs.push(d);
-            self.lengths.push(len);
-            length += len;
-        }
+        let mut length = m.spans;
         let two_pi = R::PI * R::TWO;
         let inner = nodes.get(1..nodes.len().saturating_sub(1)).unwrap_or(&[]);
-        for (k, node) in inner.iter().enumerate() {
-            let i = k + 1;
-            let (din, dout) = (self.dirs[i - 1], self.dirs[i]);
-            let side = node.side;
-            let prev = previous(i - 1);
-            let turn = if din == V::ZERO || dout == V::ZERO {
-                prev
-            } else {
-                let raw = angle(din, dout) * side;
-                // The nearest lap to the previous turn.
-                let laps = ((prev - raw) / two_pi + R::HALF).to_f64().floor();
-                raw + two_pi * R::from_i32(laps as i32)
+        for (i, (node, raw)) in inner.iter().zip(&m.raw).enumerate() {
+            let prev = previous(i);
+            let turn = match *raw {
+                None => prev,
+                Some(raw) => {
+                    // The nearest lap to the previous turn.
+                    let laps = ((prev - raw) / two_pi + R::HALF).to_f64().floor();
+                    raw + two_pi * R::from_i32(laps as i32)
+                }
             };
             self.turns.push(turn);
             length += node.rho.abs() * turn.max(R::ZERO);
         }
         self.length = length;
+    }
+
+    /// The spans through `nodes` and the turns within a lap, into a memo slot (returned).
+    /// When a remembered list differs from `nodes` only at its two ends (the ends moved,
+    /// the contacts did not), only the end spans and the turns at the first and last
+    /// contacts are measured again: the others depend on the contacts alone.
+    fn measure(&mut self, nodes: &[Node<V, R>]) -> usize {
+        let n = nodes.len();
+        let inner = |m: &SpanSlot<V, R>| n > 2 && m.nodes.len() == n && m.nodes[1..n - 1] == nodes[1..n - 1];
+        let from = self.memo.slots.iter().position(inner);
+        let memo = &mut self.memo;
+        let k = if memo.slots.len() < MEMO_SLOTS {
+            memo.slots.push(SpanSlot::default());
+            memo.slots.len() - 1
+        } else {
+            let k = memo.next;
+            memo.next = (k + 1) % MEMO_SLOTS;
+            k
+        };
+        if let Some(j) = from {
+            if j != k {
+                let (src, dst) = if j < k {
+                    let (a, b) = memo.slots.split_at_mut(k);
+                    (&a[j], &mut b[0])
+                } else {
+                    let (a, b) = memo.slots.split_at_mut(j);
+                    (&b[0], &mut a[k])
+                };
+                dst.copy_from(src);
+            }
+            let m = &mut memo.slots[k];
+            m.nodes[0] = nodes[0];
+            m.nodes[n - 1] = nodes[n - 1];
+            for span in [0, n - 2] {
+                let (p, q, d, len) = span_of(nodes[span], nodes[span + 1], span.checked_sub(1).map(|i| m.dirs[i]));
+                m.ends[span] = (p, q);
+                m.dirs[span] = d;
+                m.lengths[span] = len;
+            }
+            m.spans = m.lengths.iter().fold(R::ZERO, |s, &l| s + l);
+            for c in [0, n - 3] {
+                m.raw[c] = raw_turn(m.dirs[c], m.dirs[c + 1], nodes[c + 1].side);
+            }
+            return k;
+        }
+        let m = &mut memo.slots[k];
+        m.nodes.clear();
+        m.nodes.extend_from_slice(nodes);
+        m.ends.clear();
+        m.dirs.clear();
+        m.lengths.clear();
+        m.raw.clear();
+        let mut length = R::ZERO;
+        for w in nodes.windows(2) {
+            let (p, q, d, len) = span_of(w[0], w[1], m.dirs.last().copied());
+            m.ends.push((p, q));
+            m.dirs.push(d);
+            m.lengths.push(len);
+            length += len;
+        }
+        m.spans = length;
+        let inner = nodes.get(1..n.saturating_sub(1)).unwrap_or(&[]);
+        for (c, node) in inner.iter().enumerate() {
+            m.raw.push(raw_turn(m.dirs[c], m.dirs[c + 1], node.side));
+        }
+        k
     }
 
     /// Points of the path for drawing and output: each span's two ends, arcs of round
@@ -324,6 +442,47 @@ mod tests {
         let lap = 2.0 * core::f64::consts::PI;
         path.compute(&nodes, |_| lap);
         assert!((path.turns[0] - (lap + core::f64::consts::PI / 3.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_path_computed_from_memory_is_the_path_computed_afresh() {
+        // Paths round five posts whose ends wander (and sometimes jump back to an earlier
+        // position, or the contacts change), computed on one `Path` that remembers and on
+        // a fresh one each time: every field the same, bit for bit, laps included.
+        let mut seed = 7u64;
+        let mut rnd = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let post = |i: usize, side: f64| {
+            let c = V::new(i as f64 - 2.0, if i % 2 == 0 { 1.0 } else { 1.3 });
+            Node { center: c, rho: 0.1 * side, side, hub: c }
+        };
+        let end = |p: V| Node { center: p, rho: 0.0, side: 0.0, hub: p };
+        let mut remembering = Path::default();
+        let mut earlier: Vec<Vec<Node<V, f64>>> = Vec::new();
+        for k in 0..400 {
+            let contacts = 1 + (k / 50) % 5;
+            let mut nodes = vec![end(V::new(-3.0 + rnd(), -1.0 + rnd()))];
+            nodes.extend((0..contacts).map(|i| post(i, if i % 3 == 2 { 1.0 } else { -1.0 })));
+            nodes.push(end(V::new(3.0 + rnd(), -1.0 + rnd())));
+            if k % 7 == 3
+                && let Some(old) = earlier.iter().rev().find(|o| o.len() == nodes.len())
+            {
+                nodes.clone_from(old);
+            }
+            let lap = 2.0 * core::f64::consts::PI * (k % 3) as f64;
+            let previous = |i: usize| lap + 0.1 * i as f64;
+            remembering.compute(&nodes, previous);
+            let mut fresh = Path::default();
+            fresh.compute(&nodes, previous);
+            assert_eq!(remembering.ends, fresh.ends, "{k}");
+            assert_eq!(remembering.dirs, fresh.dirs, "{k}");
+            assert_eq!(remembering.lengths, fresh.lengths, "{k}");
+            assert_eq!(remembering.turns, fresh.turns, "{k}");
+            assert_eq!(remembering.length.to_bits(), fresh.length.to_bits(), "{k}");
+            earlier.push(nodes);
+        }
     }
 
     #[test]

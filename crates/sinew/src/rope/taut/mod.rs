@@ -85,6 +85,7 @@
 //! lying round it is up to `0.3·r` from the taut path and the switch to taut may move it
 //! that much (plus the 1 mm of 2D) where the path has a contact (in the open, 1 mm).
 
+pub(crate) mod cache;
 pub(crate) mod geometry;
 pub(crate) mod path3;
 pub(crate) mod solid;

@@ -3,10 +3,11 @@
 //! tension written at the end, then the switch between slack and taut (the method is in
 //! the module docs of [`super`]).
 
+use super::cache::ColliderCache;
 use super::geometry::{Feature, Node, Path, collider_features, exp_small};
 use super::path3::polyline3;
 use super::solid::{Feature3, collider_features3};
-use super::wrap::{nodes, repair, reverse, string_pull, sweep_end, unwrap};
+use super::wrap::{move_ends, nodes, repair, reverse, string_pull, sweep_end, unwrap};
 use super::wrap3::{Work3, nodes3, path3, repair3, reverse3, string_pull3, sweep_end3, unwrap3};
 use super::{ENTER, LEAVE, MAX_SNAP, TautMode};
 use crate::arena::{Arena, RawHandle};
@@ -33,6 +34,18 @@ pub(crate) struct TautScratch<V, R> {
     points: Vec<V>,
     laid: Vec<V>,
     start_wraps: Vec<super::Wrap<R>>,
+    /// This step's colliders (`taut/cache.rs`).
+    cache: ColliderCache<V, R>,
+    groups: Vec<super::wrap::Group<V>>,
+    seg_lengths: Vec<R>,
+}
+
+impl<V: Copy, R: Copy + PartialEq> TautScratch<V, R> {
+    /// Forgets this step's colliders (see `taut/cache.rs`): called between steps, where
+    /// colliders may be moved.
+    pub(crate) fn forget_colliders(&mut self) {
+        self.cache.invalidate();
+    }
 }
 
 /// The features of the colliders whose boxes overlap `bounds` (all when `None`); returns
@@ -47,6 +60,13 @@ fn gather<S: Space>(
     out.clear();
     out3.clear();
     let mut moving = false;
+    if let Some(b) = bounds
+        && sc.cache.is_valid_for(radius)
+    {
+        // The same colliders in the same order, their boxes and 2D features measured once
+        // this step.
+        return sc.cache.gather(colliders, b, out, |h, c| collider_features3(h, c, radius, out3));
+    }
     for (h, c) in colliders.iter() {
         if let (Some(b), Some((lo, hi))) = (bounds, c.shape.local_aabb()) {
             let bb = crate::collider::world_aabb::<S>(lo, hi, c.position, c.rotation);
@@ -109,13 +129,19 @@ fn start_slack<R: Real, V: Vector<R>>(path: &Path<V, R>, split: R, length: R, co
 
 /// Start of a substep (its first iteration): the contacts follow the ends from where the
 /// substep started (`prev`) to their predictions (`pos`) — wraps, unwraps, repairs — and
-/// the start side's length is carried over so that its slack does not change.
+/// the start side's length is carried over so that its slack does not change. At a
+/// step's first substep (`first_substep`) the colliders are measured for the step
+/// (`taut/cache.rs`).
 pub(crate) fn update_contacts<S: Space>(
     r: &mut Rope<S>,
     ps: &ParticleSet<S>,
     colliders: &Arena<Collider<S>>,
     sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+    first_substep: bool,
 ) {
+    if first_substep || !sc.cache.is_valid_for(r.radius) {
+        sc.cache.build(colliders, r.radius);
+    }
     if S::DIM != 2 {
         update_contacts3(r, ps, colliders, sc);
         return;
@@ -142,7 +168,8 @@ pub(crate) fn update_contacts<S: Space>(
     let before = t.wraps.len();
     // The end: unwrap at its new position, then sweep from the old one (the start where
     // it was).
-    nodes(s0, e1, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
+    // (`sc.nodes` holds these contacts' nodes.)
+    move_ends(&mut sc.nodes, s0, e1);
     sc.removed.clear();
     unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
     let mut changed = !sc.removed.is_empty();
@@ -159,12 +186,12 @@ pub(crate) fn update_contacts<S: Space>(
     reverse(&mut t.wraps, &mut sc.nodes);
     // Every span when the contacts or the colliders changed, else the end spans.
     let all = changed || t.wraps.len() != before || moving;
-    repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, (4, all));
+    repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, (4, all), &mut sc.groups);
     // What the repair added is checked like the rest (a contact it put on the wrong side
     // of a shape goes), and what that leaves crossing a shape repaired once more.
     sc.removed.clear();
     unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
-    repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, (2, all));
+    repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, (2, all), &mut sc.groups);
     sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
     for (w, &turn) in t.wraps.iter_mut().zip(&sc.path.turns) {
         w.turn = turn;
@@ -177,7 +204,8 @@ pub(crate) fn update_contacts<S: Space>(
     t.pivots = Some(if t.wraps.is_empty() {
         [e0.to_array3(), s0.to_array3()]
     } else {
-        nodes(s0, e0, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
+        // (The unwraps and repairs kept `sc.nodes` in step with the contacts.)
+        move_ends(&mut sc.nodes, s0, e0);
         sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
         pivots_of::<S>(&sc.path, (s0, e0))
     });
@@ -417,9 +445,12 @@ fn path_of<S: Space>(
 
 /// Positions along the polyline `poly` for every particle of the rope: particle `i` at
 /// arc length `sᵢ·ℓ/L` (its rest position, the path's length `ℓ` shared evenly).
-fn lay_out<S: Space>(r: &Rope<S>, poly: &[VecOf<S>], out: &mut Vec<VecOf<S>>) {
+/// `lengths` is working memory (the polyline's segment lengths, measured once).
+fn lay_out<S: Space>(r: &Rope<S>, poly: &[VecOf<S>], lengths: &mut Vec<RealOf<S>>, out: &mut Vec<VecOf<S>>) {
     out.clear();
-    let total: RealOf<S> = poly.windows(2).fold(RealOf::<S>::ZERO, |s, w| s + (w[1] - w[0]).length());
+    lengths.clear();
+    lengths.extend(poly.windows(2).map(|w| (w[1] - w[0]).length()));
+    let total: RealOf<S> = lengths.iter().fold(RealOf::<S>::ZERO, |s, &l| s + l);
     let length = r.rest_length();
     let scale = if length > RealOf::<S>::ZERO { total / length } else { RealOf::<S>::ZERO };
     let (mut seg, mut seg_start) = (0usize, RealOf::<S>::ZERO);
@@ -429,15 +460,15 @@ fn lay_out<S: Space>(r: &Rope<S>, poly: &[VecOf<S>], out: &mut Vec<VecOf<S>>) {
             s += r.rest[i - 1];
         }
         let want = s * scale;
-        while seg + 2 < poly.len() && want > seg_start + (poly[seg + 1] - poly[seg]).length() {
-            seg_start += (poly[seg + 1] - poly[seg]).length();
+        while seg + 2 < poly.len() && want > seg_start + lengths[seg] {
+            seg_start += lengths[seg];
             seg += 1;
         }
         let p = match poly.len() {
             0 => VecOf::<S>::ZERO,
             1 => poly[0],
             _ => {
-                let len = (poly[seg + 1] - poly[seg]).length();
+                let len = lengths[seg];
                 let u = if len > RealOf::<S>::ZERO {
                     ((want - seg_start) / len).clamp(RealOf::<S>::ZERO, RealOf::<S>::ONE)
                 } else {
@@ -462,7 +493,7 @@ pub(crate) fn end_step<S: Space>(
 ) {
     polyline(r, ps, colliders, sc);
     let mut points = core::mem::take(&mut sc.points);
-    lay_out(r, &sc.poly, &mut points);
+    lay_out(r, &sc.poly, &mut sc.seg_lengths, &mut points);
     let n = r.idx.len();
     let inv_dt = RealOf::<S>::ONE / dt;
     let inner = 1..n.saturating_sub(1);
@@ -499,6 +530,8 @@ pub(crate) fn switch<S: Space>(
     sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
 ) {
     let zero = RealOf::<S>::ZERO;
+    // Between steps colliders may have moved: measured afresh below and in the step.
+    sc.forget_colliders();
     for r in ropes.values_mut() {
         let n = r.idx.len();
         if r.taut.mode == TautMode::Never || n < 2 {
@@ -552,7 +585,8 @@ pub(crate) fn switch<S: Space>(
             for f in &mut sc.features {
                 f.radius = (f.radius - margin.min(f.radius * RealOf::<S>::HALF)).max(RealOf::<S>::ZERO);
             }
-            string_pull(r.radius, &points, &sc.features, &mut wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed);
+            let work = ((&mut sc.nodes, &mut sc.path), (&mut sc.removed, &mut sc.groups));
+            string_pull(r.radius, &points, &sc.features, &mut wraps, work.0, work.1);
         } else {
             // Edges moved out a little less than the rope's radius, balls a little smaller.
             let shrink = margin.min(r.radius * RealOf::<S>::HALF);
@@ -566,7 +600,7 @@ pub(crate) fn switch<S: Space>(
         let ell = sc.path_for::<S>().length;
         let enter = length * (RealOf::<S>::ONE - RealOf::<S>::from_ratio(1, ENTER));
         let mut laid = core::mem::take(&mut sc.laid);
-        lay_out(r, &sc.poly, &mut laid);
+        lay_out(r, &sc.poly, &mut sc.seg_lengths, &mut laid);
         let mut snap = RealOf::<S>::from_ratio(MAX_SNAP.0, MAX_SNAP.1);
         if S::DIM != 2 && !wraps.is_empty() {
             // A particle rope round a 3D edge lies on the edge rounded by its radius, the

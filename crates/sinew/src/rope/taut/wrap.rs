@@ -65,6 +65,17 @@ pub(crate) fn nodes<S: Space>(
     out.push(Node { center: end, rho: RealOf::<S>::ZERO, side: RealOf::<S>::ZERO, hub: end });
 }
 
+/// The path's end nodes moved to `start` and `end`, its contacts' nodes kept: what
+/// [`nodes`] gives for the same contacts within a step (their colliders do not move
+/// while a step runs), without looking their features up again.
+pub(crate) fn move_ends<R: Real, V: Vector<R>>(nodes: &mut [Node<V, R>], start: V, end: V) {
+    let end_node = |p: V| Node { center: p, rho: R::ZERO, side: R::ZERO, hub: p };
+    if let [first, .., last] = nodes {
+        *first = end_node(start);
+        *last = end_node(end);
+    }
+}
+
 /// Where the span leaving `node` toward point `e` starts.
 fn pivot<R: Real, V: Vector<R>>(node: Node<V, R>, e: V) -> V {
     tangent(node.center, node.rho, e, R::ZERO).map_or(node.center, |t| t.0)
@@ -214,18 +225,53 @@ pub(crate) fn unwrap<R: Real, V: Vector<R>>(
     }
 }
 
+/// One collider's features in a feature list (they come grouped so from the gathering):
+/// where they lie, and the box of their circles.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Group<V> {
+    range: (u32, u32),
+    lo: V,
+    hi: V,
+}
+
+/// The features' groups by collider, with their boxes, into `out`.
+fn groups<R: Real, V: Vector<R>>(features: &[Feature<V, R>], out: &mut Vec<Group<V>>) {
+    out.clear();
+    let mut k = 0;
+    while k < features.len() {
+        let c = features[k].collider;
+        let (mut lo, mut hi) = (features[k].center, features[k].center);
+        let mut end = k;
+        while end < features.len() && features[end].collider == c {
+            let f = features[end];
+            let r = V::splat(f.radius);
+            lo = lo.min_elem(f.center - r);
+            hi = hi.max_elem(f.center + r);
+            end += 1;
+        }
+        out.push(Group { range: (k as u32, end as u32), lo, hi });
+        k = end;
+    }
+}
+
 /// Spans through colliders (see "Repair" in the module docs): adds a contact on the
 /// smaller detour round the first such collider of each span, `passes` times over; every
 /// span if `all`, else only the two end spans (the others lie between contacts that did
-/// not move). Returns whether anything was added.
+/// not move). Returns whether anything was added. `scratch` is working memory.
 pub(crate) fn repair<R: Real, V: Vector<R>>(
     wraps: &mut Vec<Wrap<R>>,
     nodes: &mut Vec<Node<V, R>>,
     path: &mut Path<V, R>,
     features: &[Feature<V, R>],
     (passes, all): (usize, bool),
+    scratch: &mut Vec<Group<V>>,
 ) -> bool {
     let mut any = false;
+    groups(features, scratch);
+    // A shape can cut or straddle a span only if the box of its circles meets the span's
+    // box; the margin keeps the test from deciding what the exact test below decides by
+    // rounding.
+    let margin = V::splat(R::from_ratio(1, 1000));
     for _ in 0..passes {
         path.compute(nodes, |i| wraps[i].turn);
         let mut insert: Option<(usize, Wrap<R>, Node<V, R>)> = None;
@@ -239,16 +285,12 @@ pub(crate) fn repair<R: Real, V: Vector<R>>(
             if !(len > R::GEOMETRIC_EPSILON) || wraps.len() >= MAX_CONTACTS {
                 continue;
             }
-            // Features grouped by collider (they come so from the gathering).
-            let mut k = 0;
-            while k < features.len() {
-                let c = features[k].collider;
-                let mut end = k;
-                while end < features.len() && features[end].collider == c {
-                    end += 1;
+            let (span_lo, span_hi) = (a.min_elem(b) - margin, a.max_elem(b) + margin);
+            for g in scratch.iter() {
+                if (0..V::DIM).any(|i| g.hi.get(i) < span_lo.get(i) || span_hi.get(i) < g.lo.get(i)) {
+                    continue;
                 }
-                let group = &features[k..end];
-                k = end;
+                let group = &features[g.range.0 as usize..g.range.1 as usize];
                 // The part of the shape beside the span: features whose foot lies on it.
                 let (mut left, mut right) = (None::<(R, usize)>, None::<(R, usize)>);
                 let mut cuts = false;
@@ -371,15 +413,15 @@ pub(crate) fn reverse<R: Real, V: Vector<R>>(wraps: &mut [Wrap<R>], nodes: &mut 
 }
 
 /// The taut path of a particle rope through `points` (see "String pulling" in the module
-/// docs): contacts into `wraps` (cleared first), nodes into `nodes`.
+/// docs): contacts into `wraps` (cleared first), nodes into `nodes`; `removed` and
+/// `groups` are working memory.
 pub(crate) fn string_pull<R: Real, V: Vector<R>>(
     sharp: R,
     points: &[V],
     features: &[Feature<V, R>],
     wraps: &mut Vec<Wrap<R>>,
-    nodes: &mut Vec<Node<V, R>>,
-    path: &mut Path<V, R>,
-    removed: &mut Vec<(RawHandle, u32)>,
+    (nodes, path): (&mut Vec<Node<V, R>>, &mut Path<V, R>),
+    (removed, groups): (&mut Vec<(RawHandle, u32)>, &mut Vec<Group<V>>),
 ) {
     wraps.clear();
     nodes.clear();
@@ -398,7 +440,7 @@ pub(crate) fn string_pull<R: Real, V: Vector<R>>(
     }
     // A rope laid straight through a corner (as a scene may lay it) passes through its
     // circle rather than sweeping over it: the repair finds it.
-    repair(wraps, nodes, path, features, (4, true));
+    repair(wraps, nodes, path, features, (4, true), groups);
     path.compute(nodes, |i| wraps[i].turn);
     for (w, &t) in wraps.iter_mut().zip(&path.turns) {
         w.turn = t;
@@ -471,7 +513,7 @@ mod tests {
             pts.push(V::new(1.2, 1.2 - 0.2 * i as f64));
         }
         let (mut wraps, mut nodes, mut path, mut removed) = (Vec::new(), Vec::new(), Path::default(), Vec::new());
-        string_pull(0.0, &pts, &feats, &mut wraps, &mut nodes, &mut path, &mut removed);
+        string_pull(0.0, &pts, &feats, &mut wraps, (&mut nodes, &mut path), (&mut removed, &mut Vec::new()));
         assert_eq!(wraps.len(), 1, "{wraps:?}");
         assert_eq!(wraps[0].feature, 2, "the top-right corner");
         assert_eq!(wraps[0].side, -1);
@@ -488,7 +530,7 @@ mod tests {
             Node { center: V::new(3.0, 0.0), rho: 0.0, side: 0.0, hub: V::new(3.0, 0.0) },
         ];
         let mut path = Path::default();
-        assert!(repair(&mut wraps, &mut nodes, &mut path, &feats, (4, true)));
+        assert!(repair(&mut wraps, &mut nodes, &mut path, &feats, (4, true), &mut Vec::new()));
         // The square sits mostly above the line: the path goes under it, by both bottom
         // corners, turning left at each.
         assert_eq!(wraps.len(), 2, "{wraps:?}");
