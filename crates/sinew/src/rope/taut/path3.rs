@@ -24,8 +24,11 @@
 //!   a close approximation otherwise (the true geodesic is a helix).
 //!
 //! Every contact depends on its neighbours, so the path is relaxed contact by contact
-//! (Gauss–Seidel on a convex function of the `t`s, warm-started from the last substep's
-//! `t`s): a few sweeps settle it.
+//! (Gauss–Seidel on a convex function of the `t`s) until no contact moves more than 1 µm.
+//! It starts from where a remembered path through the same contacts settled, its
+//! touching points included (`taut/wrap3.rs`, `warm_start`): started instead from the
+//! contacts' segment points, where a round contact's touching points are not, it spent
+//! about nine sweeps a path placing them again.
 
 use super::geometry::Path;
 use super::solid::{Feature3, cross3};
@@ -139,15 +142,20 @@ pub(crate) fn compute3<R: Real, V: Vector<R>>(
     feats: &[Feature3<V, R>],
     ats: &mut [R],
     normals: &mut [V],
+    warm: bool,
 ) {
     let m = feats.len();
-    // Touching points: in[i] = ends[i].1, out[i] = ends[i + 1].0.
-    path.ends.clear();
-    path.ends.push((start, feats.first().map_or(end, |f| f.at(ats[0]))));
-    for i in 0..m {
-        let c = feats[i].at(ats[i]);
-        let next = feats.get(i + 1).map_or(end, |f| f.at(ats[i + 1]));
-        path.ends.push((c, next));
+    // Touching points: in[i] = ends[i].1, out[i] = ends[i + 1].0; kept when `warm` (the
+    // caller put a settled path's there), else placed at the contacts' segment points.
+    let warm = warm && path.ends.len() == m + 1;
+    if !warm {
+        path.ends.clear();
+        path.ends.push((start, feats.first().map_or(end, |f| f.at(ats[0]))));
+        for i in 0..m {
+            let c = feats[i].at(ats[i]);
+            let next = feats.get(i + 1).map_or(end, |f| f.at(ats[i + 1]));
+            path.ends.push((c, next));
+        }
     }
     // Settled when no contact moves more than a micrometre (or the type's rounding).
     path.arcs.clear();
@@ -173,9 +181,9 @@ pub(crate) fn compute3<R: Real, V: Vector<R>>(
             };
             moved = moved.max(((t - ats[i]) * (f.b - f.a).length()).abs());
             ats[i] = t;
-            // (The first sweep places the touching points from the segments' points: that
-            // is not motion.)
-            if sweep > 0 {
+            // (Started cold, the first sweep places the touching points from the segments'
+            // points: that is not motion.)
+            if sweep > 0 || warm {
                 moved = moved.max((tin - path.ends[i].1).length()).max((tout - path.ends[i + 1].0).length());
             }
             path.ends[i].1 = tin;
@@ -312,7 +320,7 @@ mod tests {
         let mut ats = [0.5, 0.5];
         let mut path = Path::default();
         let (s, e) = (V::new(-2.0, -1.0, -1.0), V::new(2.0, -1.0, 2.0));
-        compute3(&mut path, (s, e), &feats, &mut ats, &mut [V::ZERO; 2]);
+        compute3(&mut path, (s, e), &feats, &mut ats, &mut [V::ZERO; 2], false);
         // Unfolded length: the path's run across the edges is 1.5·√2 + 1 + 1.5·√2 (to
         // each edge's line and across the top); its z travel is 3. From a cold start
         // (both contacts mid-edge) the relaxation's sweeps settle it to 1e-10.
@@ -337,7 +345,7 @@ mod tests {
         }];
         let (mut ats, mut normals) = ([0.0], [V::ZERO]);
         let mut path = Path::default();
-        compute3(&mut path, (V::new(-2.0, 0.1, 0.3), V::new(2.0, 0.1, -0.2)), &feats, &mut ats, &mut normals);
+        compute3(&mut path, (V::new(-2.0, 0.1, 0.3), V::new(2.0, 0.1, -0.2)), &feats, &mut ats, &mut normals, false);
         let mut pts = Vec::new();
         polyline3(&path, &feats, (&ats, &normals), 1e-4, &mut pts);
         assert!(pts.len() > 8, "{}", pts.len());

@@ -20,7 +20,7 @@
 //!   detour, each pass one contact, until no span crosses.
 
 use super::Wrap;
-use super::geometry::Path;
+use super::geometry::{Path, ring_slot};
 use super::path3::{compute3, round, slide};
 use super::solid::{Feature3, cross3, crosses, feature_of3, inside};
 use super::wrap::{MAX_CONTACTS, first_hit};
@@ -51,7 +51,27 @@ pub(crate) struct Work3<V, R> {
     /// The ends of the path last computed, while its contacts have not changed since
     /// (the stages ask for the same path several times in a substep).
     computed: Option<(V, V)>,
+    /// The last few relaxed paths' contacts, to start a path between the same ends (or
+    /// the same ends reversed) from (see [`path3`]).
+    starts: Vec<Start<V, R>>,
+    /// The slot of `starts` replaced next.
+    next_start: usize,
 }
+
+/// A relaxed path remembered as a starting point: its ends, its contacts (collider,
+/// feature) and where they settled.
+#[derive(Clone, Debug, Default)]
+struct Start<V, R> {
+    ends: (V, V),
+    keys: Vec<(RawHandle, u32)>,
+    ats: Vec<R>,
+    normals: Vec<V>,
+    /// The spans' touching points (`Path::ends`).
+    touch: Vec<(V, V)>,
+}
+
+/// Relaxed paths a [`Work3`] remembers.
+const STARTS: usize = 4;
 
 /// The features of the contacts into `w.feats`; a contact whose collider or feature no
 /// longer exists is dropped.
@@ -86,12 +106,87 @@ pub(crate) fn path3<R: Real, V: Vector<R>>(ends: (V, V), wraps: &mut [Wrap<R>], 
     w.ats.extend(wraps.iter().map(|c| c.at));
     w.normals.clear();
     w.normals.extend(wraps.iter().map(|c| V::from_array3(c.normal)));
-    compute3(&mut w.path, ends, &w.feats, &mut w.ats, &mut w.normals);
+    let warm = warm_start(ends, wraps, w);
+    compute3(&mut w.path, ends, &w.feats, &mut w.ats, &mut w.normals, warm);
+    remember(ends, wraps, w);
     for (i, c) in wraps.iter_mut().enumerate() {
         c.at = w.ats[i];
         c.turn = w.path.turns[i];
         c.normal = w.normals[i].to_array3();
     }
+}
+
+/// Starts the relaxation of the path between `ends` where a remembered path through the
+/// same contacts settled (or through the same contacts reversed, walked the other way:
+/// its wrap planes' normals negated, its touching points swapped), its touching points
+/// included, instead of at the contacts' segment points. A remembered path between the
+/// same ends (or the same ends reversed) is preferred: one substep's contact update asks
+/// for the path between its ends' new positions three times around its sweeps and
+/// reversals, and for the reversed path of each end's move, and each of these settles in
+/// one sweep; otherwise the most recent one, its end points moved to `ends`. Cold, the
+/// relaxation spent about nine sweeps a path re-placing touching points (1 µm
+/// tolerance). Only when every round contact's remembered plane faces the way its
+/// current one does (a wrap keeps its side). Returns whether it started warm.
+fn warm_start<R: Real, V: Vector<R>>(ends: (V, V), wraps: &[Wrap<R>], w: &mut Work3<V, R>) -> bool {
+    let n = wraps.len();
+    let key = |c: &Wrap<R>| (c.collider, c.feature);
+    let len = w.starts.len();
+    // Most recent first.
+    let order = (1..=len).map(|k| (w.next_start + len - k) % len.max(1));
+    let mut pick: Option<(usize, bool, bool)> = None;
+    for k in order {
+        let m = &w.starts[k];
+        if m.keys.len() != n || m.touch.len() != n + 1 {
+            continue;
+        }
+        let forward = m.keys.iter().zip(wraps).all(|(k, c)| *k == key(c));
+        let backward = !forward && m.keys.iter().rev().zip(wraps).all(|(k, c)| *k == key(c));
+        if !(forward || backward) {
+            continue;
+        }
+        let sign = if forward { R::ONE } else { -R::ONE };
+        let at = |i: usize| if forward { i } else { n - 1 - i };
+        if !(0..n).all(|i| m.normals[at(i)].dot(w.normals[i]) * sign >= R::ZERO) {
+            continue;
+        }
+        let same_ends = if forward { m.ends == ends } else { m.ends == (ends.1, ends.0) };
+        if same_ends {
+            pick = Some((k, forward, true));
+            break;
+        }
+        if pick.is_none() {
+            pick = Some((k, forward, false));
+        }
+    }
+    let Some((k, forward, _)) = pick else { return false };
+    let m = &w.starts[k];
+    let sign = if forward { R::ONE } else { -R::ONE };
+    for i in 0..n {
+        let j = if forward { i } else { n - 1 - i };
+        w.ats[i] = m.ats[j];
+        w.normals[i] = m.normals[j] * sign;
+    }
+    w.path.ends.clear();
+    if forward {
+        w.path.ends.extend_from_slice(&m.touch);
+    } else {
+        w.path.ends.extend(m.touch.iter().rev().map(|&(p, q)| (q, p)));
+    }
+    w.path.ends[0].0 = ends.0;
+    w.path.ends[n].1 = ends.1;
+    true
+}
+
+/// Remembers the path just relaxed between `ends` as a starting point (see [`warm_start`]).
+fn remember<R: Real, V: Vector<R>>(ends: (V, V), wraps: &[Wrap<R>], w: &mut Work3<V, R>) {
+    let k = ring_slot(&mut w.starts, &mut w.next_start, STARTS);
+    let m = &mut w.starts[k];
+    m.ends = ends;
+    m.keys.clear();
+    m.keys.extend(wraps.iter().map(|c| (c.collider, c.feature)));
+    m.ats.clone_from(&w.ats);
+    m.normals.clone_from(&w.normals);
+    m.touch.clone_from(&w.path.ends);
 }
 
 /// Removes contacts that no longer hold (see the module docs), recomputing the path
@@ -353,4 +448,81 @@ pub(crate) fn string_pull3<S: Space>(
     removed.clear();
     unwrap3((first, last), wraps, w, colliders, rope_radius, removed);
     path3((first, last), wraps, w);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vector3;
+
+    type V = Vector3<f64>;
+
+    /// A pole (capsule axis), an edge and a ball between two ends, and the contacts on them.
+    fn course() -> (Vec<Feature3<V, f64>>, Vec<Wrap<f64>>) {
+        let handle = |index| RawHandle { index, generation: 0 };
+        let feats = vec![
+            Feature3 {
+                a: V::new(-1.0, 0.0, 0.0),
+                b: V::new(-1.0, 3.0, 0.0),
+                radius: 0.2,
+                out: V::ZERO,
+                collider: handle(0),
+                index: 0,
+            },
+            Feature3 {
+                a: V::new(0.0, 2.5, -2.0),
+                b: V::new(0.0, 2.5, 2.0),
+                radius: 0.0,
+                out: V::new(0.0, 1.0, 0.0),
+                collider: handle(1),
+                index: 3,
+            },
+            Feature3 {
+                a: V::new(1.5, 1.2, 0.4),
+                b: V::new(1.5, 1.2, 0.4),
+                radius: 0.3,
+                out: V::ZERO,
+                collider: handle(2),
+                index: 0,
+            },
+        ];
+        let wraps = feats
+            .iter()
+            .map(|f| Wrap { collider: f.collider, feature: f.index, side: 1, turn: 0.0, at: 0.5, normal: [0.0; 3] })
+            .collect();
+        (feats, wraps)
+    }
+
+    #[test]
+    fn a_path_started_from_a_remembered_one_settles_where_a_cold_one_does() {
+        let (feats, mut wraps) = course();
+        let a = (V::new(-3.0, 1.0, 0.5), V::new(3.0, 0.5, 0.2));
+        let moved = (V::new(-3.05, 1.02, 0.45), V::new(3.1, 0.45, 0.25));
+        let mut w = Work3 { feats: feats.clone(), ..Work3::default() };
+        // Settle once so that every round contact has its wrap plane.
+        path3(a, &mut wraps, &mut w);
+        let start = wraps.clone();
+        // Cold: a fresh working memory.
+        let mut cold_wraps = start.clone();
+        let mut cold = Work3 { feats: feats.clone(), ..Work3::default() };
+        path3(moved, &mut cold_wraps, &mut cold);
+        // Warm: the path between other ends remembered first, then the same path walked
+        // the other way (a remembered path reversed).
+        let mut warm_wraps = start.clone();
+        let mut warm = Work3 { feats: feats.clone(), ..Work3::default() };
+        path3(a, &mut warm_wraps, &mut warm);
+        path3(moved, &mut warm_wraps, &mut warm);
+        let (l_cold, l_warm) = (cold.path.length, warm.path.length);
+        assert!((l_cold - l_warm).abs() < 1e-9 * l_cold, "{l_cold} vs {l_warm}");
+        for (c, h) in cold_wraps.iter().zip(&warm_wraps) {
+            assert!((c.at - h.at).abs() * 3.0 < 1e-5, "{} vs {}", c.at, h.at);
+            assert!((c.turn - h.turn).abs() < 1e-5, "{} vs {}", c.turn, h.turn);
+        }
+        reverse3(&mut warm_wraps, &mut warm);
+        path3((moved.1, moved.0), &mut warm_wraps, &mut warm);
+        assert!((warm.path.length - l_cold).abs() < 1e-9 * l_cold, "reversed: {} vs {l_cold}", warm.path.length);
+        for (c, h) in cold_wraps.iter().zip(warm_wraps.iter().rev()) {
+            assert!((c.at - h.at).abs() * 3.0 < 1e-5, "reversed: {} vs {}", c.at, h.at);
+        }
+    }
 }
