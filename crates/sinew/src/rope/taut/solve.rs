@@ -41,11 +41,18 @@ pub(crate) struct TautScratch<V, R> {
 }
 
 impl<V: Copy, R: Copy + PartialEq> TautScratch<V, R> {
-    /// Forgets this step's colliders (see `taut/cache.rs`): called between steps, where
-    /// colliders may be moved.
+    /// Forgets this step's colliders (see `taut/cache.rs`) and the 3D paths remembered
+    /// as starting points (`taut/wrap3.rs`): called between steps, where colliders may be
+    /// moved and a snapshot restored.
     pub(crate) fn forget_colliders(&mut self) {
         self.cache.invalidate();
+        self.w3.claim(None);
     }
+}
+
+/// Which rope a [`Work3`](super::wrap3::Work3)'s remembered paths belong to.
+fn owner<S: Space>(r: &Rope<S>) -> Option<(u32, u32)> {
+    Some((*r.idx.first()?, *r.idx.last()?))
 }
 
 /// The features of the colliders whose boxes overlap `bounds` (all when `None`); returns
@@ -230,6 +237,7 @@ fn update_contacts3<S: Space>(
     let (s0, s1, e0, e1) = (ps.prev[a], ps.pos[a], ps.prev[b], ps.pos[b]);
     let length = r.rest_length();
     let radius = r.radius;
+    sc.w3.claim(owner(r));
     let t = &mut r.taut;
     let ends_before = end_contacts(&t.wraps);
     nodes3(&mut t.wraps, colliders, radius, &mut sc.w3);
@@ -304,6 +312,7 @@ pub(crate) fn solve<S: Space>(
     let (a, b) = (r.idx[0] as usize, r.idx[r.idx.len() - 1] as usize);
     let length = r.rest_length();
     let rope_friction = r.friction;
+    sc.w3.claim(owner(r));
     let t = &mut r.taut;
     path_of((ps.pos[a], ps.pos[b]), &mut t.wraps, r.radius, colliders, sc);
     let path = sc.path_for::<S>();
@@ -408,6 +417,7 @@ fn polyline<S: Space>(
     sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
 ) -> RealOf<S> {
     let ends = (ps.pos[r.idx[0] as usize], ps.pos[r.idx[r.idx.len() - 1] as usize]);
+    sc.w3.claim(owner(r));
     let length = path_of(ends, &mut r.taut.wraps, r.radius, colliders, sc);
     polyline_of::<S>(sc);
     length
@@ -533,6 +543,7 @@ pub(crate) fn switch<S: Space>(
     // Between steps colliders may have moved: measured afresh below and in the step.
     sc.forget_colliders();
     for r in ropes.values_mut() {
+        sc.w3.claim(owner(r));
         let n = r.idx.len();
         if r.taut.mode == TautMode::Never || n < 2 {
             r.taut.leave();

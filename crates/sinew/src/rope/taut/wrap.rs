@@ -269,9 +269,9 @@ pub(crate) fn repair<R: Real, V: Vector<R>>(
     let mut any = false;
     groups(features, scratch);
     // A shape can cut or straddle a span only if the box of its circles meets the span's
-    // box; the margin keeps the test from deciding what the exact test below decides by
-    // rounding.
-    let margin = V::splat(R::from_ratio(1, 1000));
+    // box; the margin (1 mm, and 10⁻⁴ of the coordinates' size for rounding far from the
+    // origin in `f32`) keeps the box test from deciding what the exact test below
+    // decides by rounding.
     for _ in 0..passes {
         path.compute(nodes, |i| wraps[i].turn);
         let mut insert: Option<(usize, Wrap<R>, Node<V, R>)> = None;
@@ -285,6 +285,8 @@ pub(crate) fn repair<R: Real, V: Vector<R>>(
             if !(len > R::GEOMETRIC_EPSILON) || wraps.len() >= MAX_CONTACTS {
                 continue;
             }
+            let size = (0..V::DIM).fold(R::ZERO, |m, i| m.max(a.get(i).abs()).max(b.get(i).abs()));
+            let margin = V::splat(R::from_ratio(1, 1000) + size * R::from_ratio(1, 10_000));
             let (span_lo, span_hi) = (a.min_elem(b) - margin, a.max_elem(b) + margin);
             for g in scratch.iter() {
                 if (0..V::DIM).any(|i| g.hi.get(i) < span_lo.get(i) || span_hi.get(i) < g.lo.get(i)) {

@@ -52,10 +52,25 @@ pub(crate) struct Work3<V, R> {
     /// (the stages ask for the same path several times in a substep).
     computed: Option<(V, V)>,
     /// The last few relaxed paths' contacts, to start a path between the same ends (or
-    /// the same ends reversed) from (see [`path3`]).
+    /// the same ends reversed) from (see [`warm_start`]): one rope's, within one step.
     starts: Vec<Start<V, R>>,
     /// The slot of `starts` replaced next.
     next_start: usize,
+    /// The rope whose paths `starts` holds (its end particles' slots).
+    owner: Option<(u32, u32)>,
+}
+
+impl<V, R> Work3<V, R> {
+    /// Forgets the remembered paths unless they are rope `owner`'s: a path starts only
+    /// from its own rope's paths of the same step, so that a step depends on the state
+    /// alone (a restored snapshot steps as the original did) and not on another rope.
+    pub(crate) fn claim(&mut self, owner: Option<(u32, u32)>) {
+        if owner.is_none() || self.owner != owner {
+            self.starts.clear();
+            self.next_start = 0;
+        }
+        self.owner = owner;
+    }
 }
 
 /// A relaxed path remembered as a starting point: its ends, its contacts (collider,
@@ -65,7 +80,6 @@ struct Start<V, R> {
     ends: (V, V),
     keys: Vec<(RawHandle, u32)>,
     ats: Vec<R>,
-    normals: Vec<V>,
     /// The spans' touching points (`Path::ends`).
     touch: Vec<(V, V)>,
 }
@@ -118,53 +132,46 @@ pub(crate) fn path3<R: Real, V: Vector<R>>(ends: (V, V), wraps: &mut [Wrap<R>], 
 
 /// Starts the relaxation of the path between `ends` where a remembered path through the
 /// same contacts settled (or through the same contacts reversed, walked the other way:
-/// its wrap planes' normals negated, its touching points swapped), its touching points
-/// included, instead of at the contacts' segment points. A remembered path between the
-/// same ends (or the same ends reversed) is preferred: one substep's contact update asks
-/// for the path between its ends' new positions three times around its sweeps and
-/// reversals, and for the reversed path of each end's move, and each of these settles in
-/// one sweep; otherwise the most recent one, its end points moved to `ends`. Cold, the
-/// relaxation spent about nine sweeps a path re-placing touching points (1 µm
-/// tolerance). Only when every round contact's remembered plane faces the way its
-/// current one does (a wrap keeps its side). Returns whether it started warm.
+/// its touching points swapped), its touching points included, instead of at the
+/// contacts' segment points. A remembered path between the same ends (or the same ends
+/// reversed) is preferred: one substep's contact update asks for the path between its
+/// ends' new positions three times around its sweeps and reversals, and for the reversed
+/// path of each end's move, and each of these settles in one sweep; otherwise the most
+/// recent one, its end points moved to `ends`. Cold, the relaxation spent about nine
+/// sweeps a path re-placing touching points (1 µm tolerance). Only the contacts'
+/// positions and touching points are taken: their wrap planes stay their own, so a warm
+/// start never changes which way a round contact goes round. Returns whether it started
+/// warm.
 fn warm_start<R: Real, V: Vector<R>>(ends: (V, V), wraps: &[Wrap<R>], w: &mut Work3<V, R>) -> bool {
     let n = wraps.len();
     let key = |c: &Wrap<R>| (c.collider, c.feature);
     let len = w.starts.len();
     // Most recent first.
     let order = (1..=len).map(|k| (w.next_start + len - k) % len.max(1));
-    let mut pick: Option<(usize, bool, bool)> = None;
+    let mut pick: Option<(usize, bool)> = None;
     for k in order {
         let m = &w.starts[k];
         if m.keys.len() != n || m.touch.len() != n + 1 {
             continue;
         }
         let forward = m.keys.iter().zip(wraps).all(|(k, c)| *k == key(c));
-        let backward = !forward && m.keys.iter().rev().zip(wraps).all(|(k, c)| *k == key(c));
-        if !(forward || backward) {
-            continue;
-        }
-        let sign = if forward { R::ONE } else { -R::ONE };
-        let at = |i: usize| if forward { i } else { n - 1 - i };
-        if !(0..n).all(|i| m.normals[at(i)].dot(w.normals[i]) * sign >= R::ZERO) {
-            continue;
-        }
-        let same_ends = if forward { m.ends == ends } else { m.ends == (ends.1, ends.0) };
-        if same_ends {
-            pick = Some((k, forward, true));
+        let backward = m.keys.iter().rev().zip(wraps).all(|(k, c)| *k == key(c));
+        if forward && m.ends == ends {
+            pick = Some((k, true));
             break;
         }
-        if pick.is_none() {
-            pick = Some((k, forward, false));
+        if backward && m.ends == (ends.1, ends.0) {
+            pick = Some((k, false));
+            break;
+        }
+        if pick.is_none() && (forward || backward) {
+            pick = Some((k, forward));
         }
     }
-    let Some((k, forward, _)) = pick else { return false };
+    let Some((k, forward)) = pick else { return false };
     let m = &w.starts[k];
-    let sign = if forward { R::ONE } else { -R::ONE };
     for i in 0..n {
-        let j = if forward { i } else { n - 1 - i };
-        w.ats[i] = m.ats[j];
-        w.normals[i] = m.normals[j] * sign;
+        w.ats[i] = m.ats[if forward { i } else { n - 1 - i }];
     }
     w.path.ends.clear();
     if forward {
@@ -185,7 +192,6 @@ fn remember<R: Real, V: Vector<R>>(ends: (V, V), wraps: &[Wrap<R>], w: &mut Work
     m.keys.clear();
     m.keys.extend(wraps.iter().map(|c| (c.collider, c.feature)));
     m.ats.clone_from(&w.ats);
-    m.normals.clone_from(&w.normals);
     m.touch.clone_from(&w.path.ends);
 }
 
