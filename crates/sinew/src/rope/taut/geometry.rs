@@ -154,19 +154,6 @@ fn raw_turn<R: Real, V: Vector<R>>(din: V, dout: V, side: R) -> Option<R> {
     if din == V::ZERO || dout == V::ZERO { None } else { Some(angle(din, dout) * side) }
 }
 
-/// The slot of a ring of at most `cap` remembered entries to write next: a new one while
-/// the ring grows, then the oldest (`next` turns round).
-pub(crate) fn ring_slot<T: Default>(slots: &mut Vec<T>, next: &mut usize, cap: usize) -> usize {
-    if slots.len() < cap {
-        slots.push(T::default());
-        slots.len() - 1
-    } else {
-        let k = *next;
-        *next = (k + 1) % cap;
-        k
-    }
-}
-
 /// A node of the path: an end (radius 0) or a wrapped circle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Node<V, R> {
@@ -297,7 +284,14 @@ impl<R: Real, V: Vector<R>> Path<V, R> {
             |m: &SpanSlot<V, R>| n > 2 && !m.chained && m.nodes.len() == n && m.nodes[1..n - 1] == nodes[1..n - 1];
         let from = self.memo.slots.iter().position(inner);
         let memo = &mut self.memo;
-        let k = ring_slot(&mut memo.slots, &mut memo.next, MEMO_SLOTS);
+        let k = if memo.slots.len() < MEMO_SLOTS {
+            memo.slots.push(SpanSlot::default());
+            memo.slots.len() - 1
+        } else {
+            let k = memo.next;
+            memo.next = (k + 1) % MEMO_SLOTS;
+            k
+        };
         if let Some(j) = from {
             if j != k {
                 let (src, dst) = if j < k {

@@ -20,7 +20,7 @@
 //!   detour, each pass one contact, until no span crosses.
 
 use super::Wrap;
-use super::geometry::{Path, ring_slot};
+use super::geometry::Path;
 use super::path3::{compute3, round, slide};
 use super::solid::{Feature3, cross3, crosses, feature_of3, inside};
 use super::wrap::{MAX_CONTACTS, first_hit};
@@ -54,7 +54,9 @@ pub(crate) struct Work3<V, R> {
     /// The last few relaxed paths' contacts, to start a path between the same ends (or
     /// the same ends reversed) from (see [`warm_start`]): one rope's, within one step.
     starts: Vec<Start<V, R>>,
-    /// The slot of `starts` replaced next.
+    /// How many of `starts` hold a path (the rest keep their memory for later).
+    used: usize,
+    /// The slot of `starts` replaced next once all are used.
     next_start: usize,
     /// The rope whose paths `starts` holds (its end particles' slots).
     owner: Option<(u32, u32)>,
@@ -66,7 +68,8 @@ impl<V, R> Work3<V, R> {
     /// alone (a restored snapshot steps as the original did) and not on another rope.
     pub(crate) fn claim(&mut self, owner: Option<(u32, u32)>) {
         if owner.is_none() || self.owner != owner {
-            self.starts.clear();
+            // (The slots are kept, not dropped: no allocation in a steady step.)
+            self.used = 0;
             self.next_start = 0;
         }
         self.owner = owner;
@@ -145,7 +148,7 @@ pub(crate) fn path3<R: Real, V: Vector<R>>(ends: (V, V), wraps: &mut [Wrap<R>], 
 fn warm_start<R: Real, V: Vector<R>>(ends: (V, V), wraps: &[Wrap<R>], w: &mut Work3<V, R>) -> bool {
     let n = wraps.len();
     let key = |c: &Wrap<R>| (c.collider, c.feature);
-    let len = w.starts.len();
+    let len = w.used;
     // Most recent first.
     let order = (1..=len).map(|k| (w.next_start + len - k) % len.max(1));
     let mut pick: Option<(usize, bool)> = None;
@@ -186,7 +189,17 @@ fn warm_start<R: Real, V: Vector<R>>(ends: (V, V), wraps: &[Wrap<R>], w: &mut Wo
 
 /// Remembers the path just relaxed between `ends` as a starting point (see [`warm_start`]).
 fn remember<R: Real, V: Vector<R>>(ends: (V, V), wraps: &[Wrap<R>], w: &mut Work3<V, R>) {
-    let k = ring_slot(&mut w.starts, &mut w.next_start, STARTS);
+    let k = if w.used < STARTS {
+        if w.starts.len() <= w.used {
+            w.starts.push(Start::default());
+        }
+        w.used += 1;
+        w.used - 1
+    } else {
+        let k = w.next_start;
+        w.next_start = (k + 1) % STARTS;
+        k
+    };
     let m = &mut w.starts[k];
     m.ends = ends;
     m.keys.clear();
