@@ -218,7 +218,7 @@ pub(crate) fn solve_ropes<S: Space>(
         }
         if r.taut.active {
             if first {
-                super::taut::solve::update_contacts(r, ps, colliders, taut, first_substep);
+                super::taut::solve::update_contacts(r, ps, colliders, taut);
             }
             super::taut::solve::solve(r, ps, colliders, friction, taut);
             continue;

@@ -9,9 +9,10 @@
 //! are computed by the same functions from the same poses, so the stages see the same
 //! numbers either way.
 //!
-//! The cache is rebuilt at each step's first substep and dropped at the next step's start
-//! (the switch between slack and taut, which runs between steps, and anything outside a
-//! step measures the colliders directly).
+//! The cache is dropped at every step's start (by the switch between slack and taut,
+//! which runs there and measures the colliders directly, as does anything outside a step)
+//! and built at the step's first substep that needs it, once per step while every taut
+//! rope has the same radius.
 
 use super::geometry::{Feature, collider_features};
 use crate::arena::{Arena, RawHandle};
@@ -56,8 +57,8 @@ impl<V: Copy, R: Copy + PartialEq> ColliderCache<V, R> {
 }
 
 impl<R: Real, V: Vector<R>> ColliderCache<V, R> {
-    /// Measures every collider's box for a rope of `radius` (a step's first substep); the
-    /// features are measured when first asked for.
+    /// Measures every collider's box for a rope of `radius`; the features are measured
+    /// when first asked for.
     pub fn build<S: Space + BaseSpace<Vector = V, Real = R>>(&mut self, colliders: &Arena<Collider<S>>, radius: R) {
         self.entries.clear();
         self.features.clear();

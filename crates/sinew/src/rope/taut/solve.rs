@@ -136,17 +136,16 @@ fn start_slack<R: Real, V: Vector<R>>(path: &Path<V, R>, split: R, length: R, co
 
 /// Start of a substep (its first iteration): the contacts follow the ends from where the
 /// substep started (`prev`) to their predictions (`pos`) — wraps, unwraps, repairs — and
-/// the start side's length is carried over so that its slack does not change. At a
-/// step's first substep (`first_substep`) the colliders are measured for the step
-/// (`taut/cache.rs`).
+/// the start side's length is carried over so that its slack does not change. The
+/// colliders are measured for the step at its first substep that needs them
+/// (`taut/cache.rs`; the switch forgets them at every step's start).
 pub(crate) fn update_contacts<S: Space>(
     r: &mut Rope<S>,
     ps: &ParticleSet<S>,
     colliders: &Arena<Collider<S>>,
     sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
-    first_substep: bool,
 ) {
-    if first_substep || !sc.cache.is_valid_for(r.radius) {
+    if !sc.cache.is_valid_for(r.radius) {
         sc.cache.build(colliders, r.radius);
     }
     if S::DIM != 2 {
