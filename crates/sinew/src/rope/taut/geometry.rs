@@ -133,6 +133,16 @@ pub(crate) fn tangent<R: Real, V: Vector<R>>(c1: V, rho1: R, c2: V, rho2: R) -> 
     Some((c1 - n * rho1, c2 - n * rho2, d))
 }
 
+/// The leaving and arriving points of the span from node `a` to node `b`, as
+/// [`Path::compute`] finds them (for the pivots of a path's end spans without computing
+/// the rest of it).
+#[inline]
+#[must_use]
+pub(crate) fn span_ends<R: Real, V: Vector<R>>(a: Node<V, R>, b: Node<V, R>) -> (V, V) {
+    let (p, q, ..) = span_of(a, b, None);
+    (p, q)
+}
+
 /// The span from node `a` to node `b`: leaving and arriving points, unit direction (that
 /// of the span before, `before`, where the nodes coincide: then the last value is true)
 /// and length (zero for a span crossing back over itself, circles overlapping).

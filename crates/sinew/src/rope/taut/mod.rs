@@ -16,7 +16,9 @@
 //! contacts the rope is a straight span, the common tangent of the two features; at a
 //! contact it follows the feature's arc. Contacts are gained by sweeping the end spans
 //! over the features as the ends move and lost when the turn at a contact reverses
-//! (`taut/wrap.rs`).
+//! (`taut/wrap.rs`). A substep in which the ends' motion provably cannot change a contact
+//! (every turn farther from reversing, every other feature farther from the end spans,
+//! than the motion can reach) skips those stages (`taut/quiet.rs`), with the same result.
 //!
 //! # Holding: the length constraint
 //! The path's length `ℓ = Σ spans + Σ r·θ` may not exceed the rope's length `L`. Its
@@ -88,6 +90,7 @@
 pub(crate) mod cache;
 pub(crate) mod geometry;
 pub(crate) mod path3;
+pub(crate) mod quiet;
 pub(crate) mod solid;
 pub(crate) mod solve;
 pub(crate) mod wrap;

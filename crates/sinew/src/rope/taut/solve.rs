@@ -4,8 +4,9 @@
 //! the module docs of [`super`]).
 
 use super::cache::ColliderCache;
-use super::geometry::{Feature, Node, Path, collider_features, exp_small};
+use super::geometry::{Feature, Node, Path, collider_features, exp_small, span_ends};
 use super::path3::polyline3;
+use super::quiet::{self, EndsFrom};
 use super::solid::{Feature3, collider_features3};
 use super::wrap::{move_ends, nodes, repair, reverse, string_pull, sweep_end, unwrap};
 use super::wrap3::{Work3, nodes3, path3, repair3, reverse3, string_pull3, sweep_end3, unwrap3};
@@ -25,6 +26,8 @@ const LAYOUT_SAG: i32 = 40_000;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TautScratch<V, R> {
     features: Vec<Feature<V, R>>,
+    /// The quiet test's second list (`taut/quiet.rs`).
+    features_b: Vec<Feature<V, R>>,
     features3: Vec<Feature3<V, R>>,
     w3: Work3<V, R>,
     nodes: Vec<Node<V, R>>,
@@ -138,7 +141,9 @@ fn start_slack<R: Real, V: Vector<R>>(path: &Path<V, R>, split: R, length: R, co
 /// substep started (`prev`) to their predictions (`pos`) — wraps, unwraps, repairs — and
 /// the start side's length is carried over so that its slack does not change. The
 /// colliders are measured for the step at its first substep that needs them
-/// (`taut/cache.rs`; the switch forgets them at every step's start).
+/// (`taut/cache.rs`; the switch forgets them at every step's start). In 2D a substep whose
+/// motion cannot change any contact skips the wraps, unwraps and repairs
+/// (`taut/quiet.rs`).
 pub(crate) fn update_contacts<S: Space>(
     r: &mut Rope<S>,
     ps: &ParticleSet<S>,
@@ -154,7 +159,7 @@ pub(crate) fn update_contacts<S: Space>(
     }
     let (a, b) = (r.idx[0] as usize, r.idx[r.idx.len() - 1] as usize);
     let (s0, s1, e0, e1) = (ps.prev[a], ps.pos[a], ps.prev[b], ps.pos[b]);
-    let length = r.rest_length();
+    let (length, radius) = (r.rest_length(), r.radius);
     let t = &mut r.taut;
     // The start side's slack before any change, at the new positions.
     nodes(s1, e1, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
@@ -163,21 +168,64 @@ pub(crate) fn update_contacts<S: Space>(
     // The features near the path and the ends' motion (a sweep's triangle and every
     // span lie in the box of its corners).
     let (mut lo, mut hi) = (s0.min_elem(s1).min_elem(e0.min_elem(e1)), s0.max_elem(s1).max_elem(e0.max_elem(e1)));
-    let mut reach = r.radius;
+    let mut reach = radius;
     for n in &sc.nodes {
         lo = lo.min_elem(n.center);
         hi = hi.max_elem(n.center);
         reach = reach.max(n.rho.abs());
     }
     let pad = VecOf::<S>::splat(reach);
-    let moving = gather(colliders, r.radius, Some(&Aabb { min: lo - pad, max: hi + pad }), sc);
+    let bounds = Aabb { min: lo - pad, max: hi + pad };
+    let from = EndsFrom { s0, e0 };
+    if !sc.cache.moving_in(&bounds)
+        && quiet::holds(
+            &t.wraps,
+            &sc.nodes,
+            &sc.path,
+            from,
+            radius,
+            &mut sc.cache,
+            colliders,
+            [&mut sc.features, &mut sc.features_b],
+        )
+    {
+        // Nothing can change this substep (`taut/quiet.rs`): the path at the new positions
+        // stands, as the stages would have left it.
+        #[cfg(test)]
+        let full = quiet::checking().then(|| {
+            let (mut t2, mut sc2) = (t.clone(), sc.clone());
+            stages::<S>(&mut t2, &mut sc2, colliders, radius, [s0, s1, e0, e1], slack0, &bounds);
+            t2
+        });
+        finish_update::<S>(t, sc, slack0, (s0, e0));
+        #[cfg(test)]
+        if let Some(t2) = full {
+            quiet::record(&t2 == t);
+        }
+        return;
+    }
+    stages::<S>(t, sc, colliders, radius, [s0, s1, e0, e1], slack0, &bounds);
+}
+
+/// The stages of a substep's contact update (see [`update_contacts`]), `sc.nodes` and
+/// `sc.path` the path through the contacts at the ends' new positions.
+fn stages<S: Space>(
+    t: &mut super::Taut<RealOf<S>>,
+    sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+    colliders: &Arena<Collider<S>>,
+    radius: RealOf<S>,
+    [s0, s1, e0, e1]: [VecOf<S>; 4],
+    slack0: RealOf<S>,
+    bounds: &Aabb<VecOf<S>>,
+) {
+    let moving = gather(colliders, radius, Some(bounds), sc);
     let before = t.wraps.len();
     // The end: unwrap at its new position, then sweep from the old one (the start where
     // it was).
     // (`sc.nodes` holds these contacts' nodes.)
     move_ends(&mut sc.nodes, s0, e1);
     sc.removed.clear();
-    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
+    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, radius);
     let mut changed = !sc.removed.is_empty();
     changed |= sweep_end(&mut t.wraps, &mut sc.nodes, (e0, e1), &sc.features, &sc.removed) > 0;
     // The start, on the reversed path.
@@ -186,7 +234,7 @@ pub(crate) fn update_contacts<S: Space>(
     sc.nodes[last].center = e1;
     reverse(&mut t.wraps, &mut sc.nodes);
     sc.removed.clear();
-    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
+    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, radius);
     changed |= !sc.removed.is_empty();
     changed |= sweep_end(&mut t.wraps, &mut sc.nodes, (s0, s1), &sc.features, &sc.removed) > 0;
     reverse(&mut t.wraps, &mut sc.nodes);
@@ -196,9 +244,21 @@ pub(crate) fn update_contacts<S: Space>(
     // What the repair added is checked like the rest (a contact it put on the wrong side
     // of a shape goes), and what that leaves crossing a shape repaired once more.
     sc.removed.clear();
-    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, r.radius);
+    unwrap(&mut t.wraps, &mut sc.nodes, &mut sc.path, &mut sc.removed, radius);
     repair(&mut t.wraps, &mut sc.nodes, &mut sc.path, &sc.features, (2, all), &mut sc.groups);
     sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
+    finish_update::<S>(t, sc, slack0, (s0, e0));
+}
+
+/// The end of a substep's contact update, `sc.path` the path through the contacts at the
+/// ends' new positions (`sc.nodes`): the turns kept, the start side's length carried
+/// over (its slack `slack0`), the pivots at the substep's start `(s0, e0)`.
+fn finish_update<S: Space>(
+    t: &mut super::Taut<RealOf<S>>,
+    sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+    slack0: RealOf<S>,
+    (s0, e0): (VecOf<S>, VecOf<S>),
+) {
     for (w, &turn) in t.wraps.iter_mut().zip(&sc.path.turns) {
         w.turn = turn;
     }
@@ -210,10 +270,13 @@ pub(crate) fn update_contacts<S: Space>(
     t.pivots = Some(if t.wraps.is_empty() {
         [e0.to_array3(), s0.to_array3()]
     } else {
-        // (The unwraps and repairs kept `sc.nodes` in step with the contacts.)
+        // (The unwraps and repairs kept `sc.nodes` in step with the contacts.) The end
+        // spans' touching points, as the path through these nodes has them.
         move_ends(&mut sc.nodes, s0, e0);
-        sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
-        pivots_of::<S>(&sc.path, (s0, e0))
+        let n = sc.nodes.len();
+        let first = span_ends(sc.nodes[0], sc.nodes[1]).1;
+        let last = span_ends(sc.nodes[n - 2], sc.nodes[n - 1]).0;
+        [first.to_array3(), last.to_array3()]
     });
 }
 

@@ -293,96 +293,17 @@ pub(crate) fn repair<R: Real, V: Vector<R>>(
                     continue;
                 }
                 let group = &features[g.range.0 as usize..g.range.1 as usize];
-                // The part of the shape beside the span: features whose foot lies on it.
-                let (mut left, mut right) = (None::<(R, usize)>, None::<(R, usize)>);
-                let mut cuts = false;
-                let mut lo = R::MAX;
-                let mut hi = -R::MAX;
-                for (gi, f) in group.iter().enumerate() {
-                    let rel = f.center - a;
-                    let along = rel.dot(d);
-                    let off = cross(d, rel);
-                    lo = lo.min(off - f.radius);
-                    hi = hi.max(off + f.radius);
-                    if along > R::ZERO && along < len {
-                        if off.abs() < f.radius {
-                            cuts = true;
-                        }
-                        if left.is_none_or(|(v, _)| off + f.radius > v) {
-                            left = Some((off + f.radius, gi));
-                        }
-                        if right.is_none_or(|(v, _)| f.radius - off > v) {
-                            right = Some((f.radius - off, gi));
-                        }
-                    }
-                }
-                // A polygon crossed between its corners: corners on both sides of the
-                // span, within its extent.
-                let straddles = lo < R::ZERO && hi > R::ZERO && group.len() > 2 && {
-                    let (mut l, mut r) = (false, false);
-                    for f in group {
-                        let rel = f.center - a;
-                        let along = rel.dot(d);
-                        if along > R::ZERO && along < len {
-                            let off = cross(d, rel);
-                            l |= off > R::ZERO;
-                            r |= off < R::ZERO;
-                        }
-                    }
-                    l && r
-                };
-                if !(cuts || straddles) {
-                    continue;
-                }
-                // Going round with the shape on the left means the path bulges right:
-                // round the rightmost feature, turning left (+1); and vice versa.
-                let pick = match (left, right) {
-                    (Some((l, li)), Some((r, ri))) => {
-                        if r <= l {
-                            (ri, 1)
-                        } else {
-                            (li, -1)
-                        }
-                    }
-                    (Some((_, li)), None) => (li, -1),
-                    (None, Some((_, ri))) => (ri, 1),
-                    (None, None) => continue,
-                };
-                // Next to a contact on the same shape, go round it on that contact's side
-                // (the other side would make an S-bend through it).
-                let neighbour = [j.checked_sub(1), Some(j)]
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|i| wraps.get(i))
-                    .find(|w| w.collider == group[0].collider)
-                    .map(|w| w.side);
-                let pick = match neighbour {
-                    Some(1) if pick.1 != 1 => right.map_or(pick, |(_, ri)| (ri, 1)),
-                    Some(-1) if pick.1 != -1 => left.map_or(pick, |(_, li)| (li, -1)),
-                    _ => pick,
-                };
-                let f = group[pick.0];
-                // Not the span's own ends (a rope may touch a corner again a lap later).
-                let own = |i: Option<usize>| {
-                    i.and_then(|i| wraps.get(i)).is_some_and(|w| (w.collider, w.feature) == (f.collider, f.index))
-                };
-                if own(j.checked_sub(1)) || own(Some(j)) {
-                    continue;
-                }
+                let Some((f, side)) = detour(a, (d, len), group, wraps, j) else { continue };
                 let w = Wrap {
                     collider: f.collider,
                     feature: f.index,
-                    side: pick.1,
+                    side,
                     turn: R::ZERO,
                     at: R::ZERO,
                     normal: [R::ZERO; 3],
                 };
-                let n = Node {
-                    center: f.center,
-                    rho: f.radius * R::from_i32(pick.1),
-                    side: R::from_i32(pick.1),
-                    hub: f.hub,
-                };
+                let n =
+                    Node { center: f.center, rho: f.radius * R::from_i32(side), side: R::from_i32(side), hub: f.hub };
                 insert = Some((j, w, n));
                 break 'spans;
             }
@@ -399,6 +320,98 @@ pub(crate) fn repair<R: Real, V: Vector<R>>(
         }
     }
     any
+}
+
+/// The repair's decision for span `j` of the path, leaving `a` (unit direction `d`,
+/// length `len`), and one collider's features `group`: the feature to add as a contact
+/// and its wrap side when the span cuts or straddles the shape (see "Repair" in the module
+/// docs), `None` when it does neither or the detour would round one of the span's own
+/// contacts. Shared with the quiet test (`taut/quiet.rs`), which must decide as the repair
+/// does.
+pub(crate) fn detour<R: Real, V: Vector<R>>(
+    a: V,
+    (d, len): (V, R),
+    group: &[Feature<V, R>],
+    wraps: &[Wrap<R>],
+    j: usize,
+) -> Option<(Feature<V, R>, i32)> {
+    // The part of the shape beside the span: features whose foot lies on it.
+    let (mut left, mut right) = (None::<(R, usize)>, None::<(R, usize)>);
+    let mut cuts = false;
+    let mut lo = R::MAX;
+    let mut hi = -R::MAX;
+    for (gi, f) in group.iter().enumerate() {
+        let rel = f.center - a;
+        let along = rel.dot(d);
+        let off = cross(d, rel);
+        lo = lo.min(off - f.radius);
+        hi = hi.max(off + f.radius);
+        if along > R::ZERO && along < len {
+            if off.abs() < f.radius {
+                cuts = true;
+            }
+            if left.is_none_or(|(v, _)| off + f.radius > v) {
+                left = Some((off + f.radius, gi));
+            }
+            if right.is_none_or(|(v, _)| f.radius - off > v) {
+                right = Some((f.radius - off, gi));
+            }
+        }
+    }
+    // A polygon crossed between its corners: corners on both sides of the
+    // span, within its extent.
+    let straddles = lo < R::ZERO && hi > R::ZERO && group.len() > 2 && {
+        let (mut l, mut r) = (false, false);
+        for f in group {
+            let rel = f.center - a;
+            let along = rel.dot(d);
+            if along > R::ZERO && along < len {
+                let off = cross(d, rel);
+                l |= off > R::ZERO;
+                r |= off < R::ZERO;
+            }
+        }
+        l && r
+    };
+    if !(cuts || straddles) {
+        return None;
+    }
+    // Going round with the shape on the left means the path bulges right:
+    // round the rightmost feature, turning left (+1); and vice versa.
+    let pick = match (left, right) {
+        (Some((l, li)), Some((r, ri))) => {
+            if r <= l {
+                (ri, 1)
+            } else {
+                (li, -1)
+            }
+        }
+        (Some((_, li)), None) => (li, -1),
+        (None, Some((_, ri))) => (ri, 1),
+        (None, None) => return None,
+    };
+    // Next to a contact on the same shape, go round it on that contact's side
+    // (the other side would make an S-bend through it).
+    let neighbour = [j.checked_sub(1), Some(j)]
+        .into_iter()
+        .flatten()
+        .filter_map(|i| wraps.get(i))
+        .find(|w| w.collider == group[0].collider)
+        .map(|w| w.side);
+    let pick = match neighbour {
+        Some(1) if pick.1 != 1 => right.map_or(pick, |(_, ri)| (ri, 1)),
+        Some(-1) if pick.1 != -1 => left.map_or(pick, |(_, li)| (li, -1)),
+        _ => pick,
+    };
+    let f = group[pick.0];
+    // Not the span's own ends (a rope may touch a corner again a lap later).
+    let own = |i: Option<usize>| {
+        i.and_then(|i| wraps.get(i)).is_some_and(|w| (w.collider, w.feature) == (f.collider, f.index))
+    };
+    if own(j.checked_sub(1)) || own(Some(j)) {
+        return None;
+    }
+    Some((f, pick.1))
 }
 
 /// Reverses a path's contacts (the start becomes the end): order and wrap sides.
