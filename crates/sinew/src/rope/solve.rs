@@ -220,7 +220,7 @@ pub(crate) fn solve_ropes<S: Space>(
             if first {
                 super::taut::solve::update_contacts(r, ps, colliders, taut);
             }
-            super::taut::solve::solve(r, ps, colliders, friction, taut);
+            super::taut::solve::solve(r, ps, colliders, friction, taut, first);
             continue;
         }
         // A compliant rope's multipliers restart at 0 every substep (XPBD with substeps):

@@ -43,12 +43,20 @@ pub(crate) struct ColliderCache<V, R> {
     features: Vec<Feature<V, R>>,
     /// Whether any collider moves this step.
     any_moving: bool,
+    /// Builds so far: what was gathered from one build is stale after the next.
+    generation: u64,
 }
 
 impl<V: Copy, R: Copy + PartialEq> ColliderCache<V, R> {
     /// Forgets the colliders (they may have moved: the next step rebuilds).
     pub fn invalidate(&mut self) {
         self.valid = None;
+    }
+
+    /// Which build of the cache this is (see [`Self::build`]).
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Whether the cache holds this step's colliders measured for a rope of `radius`.
@@ -69,6 +77,7 @@ impl<R: Real, V: Vector<R>> ColliderCache<V, R> {
             self.entries.push(Entry { handle: h, bounds, moving: c.is_moving(), features: None });
         }
         self.any_moving = self.entries.iter().any(|e| e.moving);
+        self.generation += 1;
         self.valid = Some(radius);
     }
 

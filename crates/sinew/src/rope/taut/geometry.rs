@@ -199,10 +199,11 @@ pub(crate) struct Path<V, R> {
     memo: SpanMemo<V, R>,
 }
 
-/// Node lists a [`Path`] remembers the spans of. One substep's contact update computes
-/// the path through the same nodes five or six times (before and after an unwrap, a
-/// sweep and two repairs that change nothing) between four distinct lists: the ends'
-/// new positions, the end's move, the start's move reversed, the ends' old positions.
+/// Node lists a [`Path`] remembers the spans of. A substep's whole contact update
+/// computes the path through the same nodes five or six times (before and after an
+/// unwrap, a sweep and two repairs that change nothing) between three distinct lists: the
+/// ends' new positions, the end's move, the start's move reversed; the fourth slot keeps
+/// the new positions' list through the length solve's iterations.
 const MEMO_SLOTS: usize = 4;
 
 /// What [`Path::compute`] measured of one node list: everything but the turns' laps,

@@ -26,8 +26,8 @@ const LAYOUT_SAG: i32 = 40_000;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TautScratch<V, R> {
     features: Vec<Feature<V, R>>,
-    /// The quiet test's second list (`taut/quiet.rs`).
-    features_b: Vec<Feature<V, R>>,
+    /// The features near the end spans of the rope last tested (`taut/quiet.rs`).
+    near: quiet::Near<V, R>,
     features3: Vec<Feature3<V, R>>,
     w3: Work3<V, R>,
     nodes: Vec<Node<V, R>>,
@@ -162,7 +162,7 @@ pub(crate) fn update_contacts<S: Space>(
     let (length, radius) = (r.rest_length(), r.radius);
     let t = &mut r.taut;
     // The start side's slack before any change, at the new positions.
-    nodes(s1, e1, &mut t.wraps, colliders, r.radius, &mut sc.nodes);
+    nodes(s1, e1, &mut t.wraps, colliders, radius, &mut sc.nodes);
     sc.path.compute(&sc.nodes, |i| t.wraps[i].turn);
     let slack0 = start_slack(&sc.path, t.split, length, t.wraps.len());
     // The features near the path and the ends' motion (a sweep's triangle and every
@@ -186,7 +186,7 @@ pub(crate) fn update_contacts<S: Space>(
             radius,
             &mut sc.cache,
             colliders,
-            [&mut sc.features, &mut sc.features_b],
+            (&mut sc.near, (a as u32, b as u32)),
         )
     {
         // Nothing can change this substep (`taut/quiet.rs`): the path at the new positions
@@ -200,7 +200,7 @@ pub(crate) fn update_contacts<S: Space>(
         finish_update::<S>(t, sc, slack0, (s0, e0));
         #[cfg(test)]
         if let Some(t2) = full {
-            quiet::record(&t2 == t);
+            quiet::record(&t2 == t, !t.wraps.is_empty() && s0 != s1);
         }
         return;
     }
@@ -270,8 +270,8 @@ fn finish_update<S: Space>(
     t.pivots = Some(if t.wraps.is_empty() {
         [e0.to_array3(), s0.to_array3()]
     } else {
-        // (The unwraps and repairs kept `sc.nodes` in step with the contacts.) The end
-        // spans' touching points, as the path through these nodes has them.
+        // (`sc.nodes` are these contacts' nodes.) The end spans' touching points, as the
+        // path through these nodes has them.
         move_ends(&mut sc.nodes, s0, e0);
         let n = sc.nodes.len();
         let first = span_ends(sc.nodes[0], sc.nodes[1]).1;
@@ -361,14 +361,15 @@ fn end_contacts<R>(wraps: &[super::Wrap<R>]) -> EndContacts {
     (wraps.len(), wraps.first().map(key), wraps.last().map(key))
 }
 
-/// One iteration of the length constraint (see the module docs of [`super`]); `mu` is the
-/// friction of a contact with `collider`.
+/// One iteration of the length constraint (see the module docs of [`super`]); `fresh`:
+/// the substep's contact update ([`update_contacts`]) ran just before it.
 pub(crate) fn solve<S: Space>(
     r: &mut Rope<S>,
     ps: &mut ParticleSet<S>,
     colliders: &Arena<Collider<S>>,
     default_friction: RealOf<S>,
     sc: &mut TautScratch<VecOf<S>, RealOf<S>>,
+    fresh: bool,
 ) {
     let zero = RealOf::<S>::ZERO;
     let (a, b) = (r.idx[0] as usize, r.idx[r.idx.len() - 1] as usize);
@@ -376,7 +377,12 @@ pub(crate) fn solve<S: Space>(
     let rope_friction = r.friction;
     sc.w3.claim(owner(r));
     let t = &mut r.taut;
-    path_of((ps.pos[a], ps.pos[b]), &mut t.wraps, r.radius, colliders, sc);
+    // Right after the 2D contact update `sc.path` is this path already: the update left
+    // it through these contacts at these end positions, with these turns (`sc.nodes`
+    // then hold the ends' positions at the substep's start).
+    if !(fresh && S::DIM == 2) {
+        path_of((ps.pos[a], ps.pos[b]), &mut t.wraps, r.radius, colliders, sc);
+    }
     let path = sc.path_for::<S>();
     if S::DIM == 3 && t.pivots.is_some() && !t.wraps.is_empty() {
         t.carry = Some(pivots_of::<S>(path, (ps.pos[a], ps.pos[b])));
@@ -709,7 +715,7 @@ pub(crate) fn switch<S: Space>(
         // brought to length by moving its free ends, not by the next substep's solve,
         // which would turn the correction into speed. Velocities stay as they are.
         for _ in 0..4 {
-            solve(r, ps, colliders, RealOf::<S>::ZERO, sc);
+            solve(r, ps, colliders, RealOf::<S>::ZERO, sc, false);
         }
         r.taut.lambda = [zero; 2];
     }
