@@ -142,7 +142,7 @@ pub(crate) fn holds<S: Space + BaseSpace<Vector = V, Real = R>, R: Real, V: Vect
         let bounds = Aabb { min: a.min_elem(b) - pad, max: a.max_elem(b) + pad };
         tests[k] = Some((j, (a, b), (d, len), clear, own.map(|w| (w.collider, w.feature)), bounds));
     }
-    let lists = near.lists(owner, cache, colliders, tests.map(|t| t.map(|t| t.5)));
+    let lists = near.slot(owner).lists(owner, cache, colliders, tests.map(|t| t.map(|t| t.5)));
     tests.iter().zip(lists).all(|(test, features)| {
         let Some((j, (a, b), (d, len), clear, own, _)) = *test else { return true };
         // Every feature but the span's own contact clear of every span the sweep can draw.
@@ -158,24 +158,56 @@ pub(crate) fn holds<S: Space + BaseSpace<Vector = V, Real = R>, R: Real, V: Vect
     })
 }
 
-/// How far (m) beyond the box a substep asks for the features near an end span are
-/// gathered, as `1/…` (Box2D's fat boxes): an end moving 5 m/s at 8 substeps and 60 Hz
-/// gathers again about every tenth substep instead of every one.
+/// How far (m, as `1/…`) on every side beyond the box a substep asks for the features
+/// near an end span are gathered (Box2D's fat boxes): an end that moves less than that in
+/// a step gathers once per step (the collider cache is rebuilt every step) instead of at
+/// every substep.
 const FAT_PAD: i32 = 10;
+
+/// Ropes whose features near their end spans are kept at once ([`Near`]); more taut ropes
+/// than this in a world take turns and gather more often.
+const NEAR_SLOTS: usize = 8;
+
+/// The features near the end spans of the last few ropes tested, a [`NearSlot`] each.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Near<V, R> {
+    slots: Vec<NearSlot<V, R>>,
+    /// The slot taken next when a rope has none (the oldest).
+    next: usize,
+}
+
+impl<V, R> Near<V, R> {
+    /// The slot of the rope `owner` (the oldest one when it has none).
+    fn slot(&mut self, owner: (u32, u32)) -> &mut NearSlot<V, R> {
+        let k = match self.slots.iter().position(|s| s.owner.is_some_and(|(o, _)| o == owner)) {
+            Some(k) => k,
+            None if self.slots.len() < NEAR_SLOTS => {
+                self.slots.push(NearSlot { owner: None, fat: [None, None], lists: [Vec::new(), Vec::new()] });
+                self.slots.len() - 1
+            }
+            None => {
+                let k = self.next;
+                self.next = (k + 1) % NEAR_SLOTS;
+                k
+            }
+        };
+        &mut self.slots[k]
+    }
+}
 
 /// The features near a rope's two end spans, gathered for boxes padded by [`FAT_PAD`]
 /// and reused while the box a substep asks for stays inside (a superset of the features
 /// is as good for the test: every test on a feature is one it must pass, and a shape
 /// outside the repair's box is one it neither cuts nor straddles). Tied to the rope and to
-/// the collider cache's build, so a new step, or another rope, gathers afresh.
+/// the collider cache's build, so a new step gathers afresh.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Near<V, R> {
+struct NearSlot<V, R> {
     owner: Option<((u32, u32), u64)>,
     fat: [Option<Aabb<V>>; 2],
     lists: [Vec<Feature<V, R>>; 2],
 }
 
-impl<R: Real, V: Vector<R>> Near<V, R> {
+impl<R: Real, V: Vector<R>> NearSlot<V, R> {
     /// The features near the boxes `bounds` (`None`: no such span) for the rope `owner`.
     fn lists<S: Space + BaseSpace<Vector = V, Real = R>>(
         &mut self,
@@ -316,6 +348,11 @@ mod tests {
                 for v in &mut vel {
                     *v = (rng.range(-8.0, 8.0), rng.range(-8.0, 8.0));
                 }
+            }
+            if f % 50 == 25 {
+                // The start teleported (its contacts' last turns left behind).
+                at[0] = (rng.range(-3.6, 3.6), rng.range(-3.0, 3.0));
+                w.particles_mut().set_position(hands[0], v(at[0].0, at[0].1)).unwrap();
             }
             for k in 0..2 {
                 at[k] = ((at[k].0 + vel[k].0 / 60.0).clamp(-3.6, 3.6), (at[k].1 + vel[k].1 / 60.0).clamp(-3.0, 3.0));

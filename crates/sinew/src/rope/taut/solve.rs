@@ -195,12 +195,16 @@ pub(crate) fn update_contacts<S: Space>(
         let full = quiet::checking().then(|| {
             let (mut t2, mut sc2) = (t.clone(), sc.clone());
             stages::<S>(&mut t2, &mut sc2, colliders, radius, [s0, s1, e0, e1], slack0, &bounds);
-            t2
+            (t2, sc2.path)
         });
         finish_update::<S>(t, sc, slack0, (s0, e0));
         #[cfg(test)]
-        if let Some(t2) = full {
-            quiet::record(&t2 == t, !t.wraps.is_empty() && s0 != s1);
+        if let Some((t2, p2)) = full {
+            // The contacts, and the path the length solve then starts from.
+            let p = &sc.path;
+            let same_path = (&p2.ends, &p2.dirs, &p2.lengths, &p2.turns, p2.length)
+                == (&p.ends, &p.dirs, &p.lengths, &p.turns, p.length);
+            quiet::record(&t2 == t && same_path, !t.wraps.is_empty() && s0 != s1);
         }
         return;
     }
