@@ -45,6 +45,9 @@ const GOLDEN_RAGDOLL_2D: u64 = 0x455f_6c3b_8cd7_8d81;
 /// tolerance from another start.
 const GOLDEN_TAUT_3D: u64 = 0x1d71_a968_d00c_c8ce;
 
+#[path = "common/taut_posts_3d.rs"]
+mod taut_posts_3d;
+
 const FRAMES: u64 = 1000;
 
 /// The scenes' time step: `"dt": 0.016666666666666666` where given, the loader's 1/60 s
@@ -533,40 +536,10 @@ fn golden_fixed_ragdoll_2d() -> Golden<Space2<Fx>> {
 // scenes/golden_fixed_taut_3d.json
 
 /// `scenes/golden_fixed_taut_3d.json`: a taut rope round two posts and over a box's top
-/// edges, a 30 kg load on its end swinging under the box.
+/// edges, a 30 kg load on its end swinging under the box (`common/taut_posts_3d.rs`, shared
+/// with the 3D taut rollback test).
 fn golden_fixed_taut_3d() -> Golden<Space3<Fx>> {
     let mut world = scene_world::<Space3<Fx>>(|def| def.substeps = 8);
-
-    // "particles" 0: the load.
-    let load = particle(&mut world, v3(2.1, -0.6, 0.0), 30.0, 0.15, Some(v3(0.0, 0.0, 2.5)));
-
-    // "ropes"[0]: laid round the posts and over the box, 80 segments, pinned at its start,
-    // attached to the load, taut ("always").
-    let points = vec![
-        v3(-4.0, 0.3, -1.0),
-        v3(-2.5, 0.3, 0.75),
-        v3(-1.0, 0.35, -0.85),
-        v3(0.3, 1.35, 0.0),
-        v3(1.7, 1.35, 0.0),
-        v3(2.1, -0.6, 0.0),
-    ];
-    let mut def = RopeDef::along(points).attach_end(load).taut(TautMode::Always);
-    def.segments = Some(80);
-    def.mass = x(0.5);
-    def.radius = x(0.02);
-    def.tethers = true;
-    def.edge_collisions = true;
-    def.pin_start = true;
-    world.add_rope(&def).unwrap();
-
-    // "colliders": ground, two posts, the box.
-    world.add_collider(&ColliderDef::new(Shape::half_space(v3(0.0, 1.0, 0.0), x(-2.0)).unwrap())).unwrap();
-    for (px, pz) in [(-2.5, 0.5), (-1.0, -0.6)] {
-        let post = Shape::capsule(v3(px, -2.0, pz), v3(px, 2.6, pz), x(0.12)).unwrap();
-        world.add_collider(&ColliderDef::new(post)).unwrap();
-    }
-    let block = ColliderDef::new(Shape::cuboid(v3(0.6, 0.6, 1.0)).unwrap()).position(v3(1.0, 0.6, 0.0));
-    world.add_collider(&block).unwrap();
-
+    taut_posts_3d::add_taut_posts_3d(&mut world);
     Golden::new(world)
 }

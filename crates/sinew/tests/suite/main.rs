@@ -41,3 +41,6 @@ mod rope_taut_3d;
 mod rope_tension;
 mod soak;
 mod swing_twist;
+/// The golden 3D taut scene, built in code (shared with `tests/golden.rs`).
+#[path = "../common/taut_posts_3d.rs"]
+mod taut_posts_3d;

@@ -444,38 +444,13 @@ fn switching_in_3d_over_a_box_edge_moves_particles_at_most_the_edge_offset() {
 /// other bits.)
 #[test]
 fn a_3d_taut_rope_restored_from_a_snapshot_steps_bit_for_bit_as_before() {
+    // The golden scene `golden_fixed_taut_3d.json` (its builder is shared with the golden
+    // test), with the loader's step clamp.
     let build = || {
-        let mut w = World::<Space3<Fx>>::new(WorldDef::default().substeps(8)).unwrap();
-        let load = w
-            .add_particle(
-                &ParticleDef::at(v(2.1, -0.6, 0.0))
-                    .mass(Fx::from_f64(30.0))
-                    .radius(Fx::from_f64(0.15))
-                    .velocity(v(0.0, 0.0, 2.5)),
-            )
-            .unwrap();
-        let points = vec![
-            v(-4.0, 0.3, -1.0),
-            v(-2.5, 0.3, 0.75),
-            v(-1.0, 0.35, -0.85),
-            v(0.3, 1.35, 0.0),
-            v(1.7, 1.35, 0.0),
-            v(2.1, -0.6, 0.0),
-        ];
-        let def = RopeDef::along(points)
-            .segments(80)
-            .mass(Fx::from_f64(0.5))
-            .pin_start()
-            .attach_end(load)
-            .taut(TautMode::Always);
-        w.add_rope(&def).unwrap();
-        w.add_collider(&ColliderDef::new(Shape::half_space(v(0.0, 1.0, 0.0), Fx::from_f64(-2.0)).unwrap())).unwrap();
-        for (px, pz) in [(-2.5, 0.5), (-1.0, -0.6)] {
-            let post = Shape::capsule(v(px, -2.0, pz), v(px, 2.6, pz), Fx::from_f64(0.12)).unwrap();
-            w.add_collider(&ColliderDef::new(post)).unwrap();
-        }
-        let block = ColliderDef::new(Shape::cuboid(v(0.6, 0.6, 1.0)).unwrap()).position(v(1.0, 0.6, 0.0));
-        w.add_collider(&block).unwrap();
+        let mut def = WorldDef::<Space3<Fx>>::default().substeps(8);
+        def.max_time_step = Fx::from_f64(0.1);
+        let mut w = World::new(def).unwrap();
+        crate::taut_posts_3d::add_taut_posts_3d(&mut w);
         w
     };
     let dt = Fx::from_f64(DT);

@@ -116,33 +116,6 @@ impl<R: Real, V: Vector<R>> ColliderCache<V, R> {
         self.any_moving && self.entries.iter().any(|e| e.moving && e.bounds.is_none_or(|b| b.overlaps::<R>(bounds)))
     }
 
-    /// 2D: the features of the colliders whose boxes overlap `bounds[0]` into the first list
-    /// and of those overlapping `bounds[1]` into the second (each as [`Self::gather`] would), in
-    /// one pass over the colliders.
-    pub fn gather_two<S: Space + BaseSpace<Vector = V, Real = R>>(
-        &mut self,
-        colliders: &Arena<Collider<S>>,
-        bounds: [&Aabb<V>; 2],
-        [out0, out1]: [&mut Vec<Feature<V, R>>; 2],
-    ) {
-        for k in 0..self.entries.len() {
-            let e = self.entries[k];
-            let hit = bounds.map(|b| e.bounds.is_none_or(|eb| eb.overlaps::<R>(b)));
-            if !(hit[0] || hit[1]) {
-                continue;
-            }
-            let Some(c) = colliders.get(e.handle) else { continue };
-            let (a, b) = self.measured(k, c);
-            let features = &self.features[a as usize..b as usize];
-            if hit[0] {
-                out0.extend_from_slice(features);
-            }
-            if hit[1] {
-                out1.extend_from_slice(features);
-            }
-        }
-    }
-
     /// Where entry `k`'s features lie, measuring them on first use.
     fn measured<S: Space + BaseSpace<Vector = V, Real = R>>(&mut self, k: usize, c: &Collider<S>) -> (u32, u32) {
         if let Some(range) = self.entries[k].features {

@@ -62,22 +62,29 @@ pub(crate) struct EndsFrom<V> {
     pub e0: V,
 }
 
-/// Whether the contact update of this substep would change nothing (see the module docs):
-/// `wraps` the contacts, `nodes` and `path` the path through them at the ends' predicted
-/// positions, `sharp` the rope's radius (a contact of that radius is a corner), `near` the
-/// features near the end spans as last gathered, `owner` the rope's end particles. Needs
-/// the cache valid for this step and rope radius.
-#[allow(clippy::too_many_arguments)] // (the update's state, borrowed apart)
+/// What a substep's contact update starts from: `wraps` the contacts, `nodes` and `path`
+/// the path through them at the ends' predicted positions, `from` where the ends were,
+/// `sharp` the rope's radius (a contact of that radius is a corner).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct QuietQuery<'a, V, R> {
+    pub wraps: &'a [Wrap<R>],
+    pub nodes: &'a [Node<V, R>],
+    pub path: &'a Path<V, R>,
+    pub from: EndsFrom<V>,
+    pub sharp: R,
+}
+
+/// Whether the contact update of this substep would change nothing (see the module docs)
+/// for the substep `query`; `near` holds the features near the end spans as last gathered
+/// (per rope, `owner` the rope's end particles). Needs the cache valid for this step and
+/// rope radius.
 pub(crate) fn holds<S: Space + BaseSpace<Vector = V, Real = R>, R: Real, V: Vector<R>>(
-    wraps: &[Wrap<R>],
-    nodes: &[Node<V, R>],
-    path: &Path<V, R>,
-    from: EndsFrom<V>,
-    sharp: R,
+    query: QuietQuery<'_, V, R>,
     cache: &mut ColliderCache<V, R>,
     colliders: &Arena<Collider<S>>,
     (near, owner): (&mut Near<V, R>, (u32, u32)),
 ) -> bool {
+    let QuietQuery { wraps, nodes, path, from, sharp } = query;
     let n = wraps.len();
     if nodes.len() != n + 2 || path.ends.len() != n + 1 || path.turns.len() != n {
         return false;
@@ -232,16 +239,10 @@ impl<R: Real, V: Vector<R>> NearSlot<V, R> {
             self.fat[k] = Some(Aabb { min: b.min - pad, max: b.max + pad });
             self.lists[k].clear();
         }
-        let [l0, l1] = &mut self.lists;
-        match (stale, self.fat) {
-            ([true, true], [Some(b0), Some(b1)]) => cache.gather_two(colliders, [&b0, &b1], [l0, l1]),
-            ([true, false], [Some(b0), _]) => {
-                cache.gather(colliders, &b0, l0, |_, _| {});
+        for (k, list) in self.lists.iter_mut().enumerate() {
+            if let (true, Some(b)) = (stale[k], self.fat[k]) {
+                cache.gather(colliders, &b, list, |_, _| {});
             }
-            ([false, true], [_, Some(b1)]) => {
-                cache.gather(colliders, &b1, l1, |_, _| {});
-            }
-            _ => {}
         }
         [&self.lists[0], &self.lists[1]]
     }
@@ -448,16 +449,14 @@ mod tests {
             let mut path = Path::default();
             path.compute(&ns, |_| last);
             let mut near = Near::default();
-            super::holds(
-                &ws,
-                &ns,
-                &path,
-                super::EndsFrom { s0, e0: e1 },
-                0.01,
-                &mut cache.clone(),
-                colliders,
-                (&mut near, (0, 1)),
-            )
+            let query = super::QuietQuery {
+                wraps: &ws,
+                nodes: &ns,
+                path: &path,
+                from: super::EndsFrom { s0, e0: e1 },
+                sharp: 0.01,
+            };
+            super::holds(query, &mut cache.clone(), colliders, (&mut near, (0, 1)))
         };
         let s0 = s1 + Vector2::new(0.0, 0.02);
         let pi = std::f64::consts::PI;

@@ -179,11 +179,7 @@ pub(crate) fn update_contacts<S: Space>(
     let from = EndsFrom { s0, e0 };
     if !sc.cache.moving_in(&bounds)
         && quiet::holds(
-            &t.wraps,
-            &sc.nodes,
-            &sc.path,
-            from,
-            radius,
+            quiet::QuietQuery { wraps: &t.wraps, nodes: &sc.nodes, path: &sc.path, from, sharp: radius },
             &mut sc.cache,
             colliders,
             (&mut sc.near, (a as u32, b as u32)),
