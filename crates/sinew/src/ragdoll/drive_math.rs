@@ -1,7 +1,7 @@
 //! The small pieces of arithmetic a [pose drive](super::drive) runs on a part's particles:
 //! the centre it turns about, its inertia, a 1–3 unknown linear solve and the rigid turn.
 
-use crate::math::{Real, Rotation, Vector};
+use crate::math::{Real, Vector};
 use crate::particle::{ParticleHandle, ParticleSet};
 use crate::space::{RealOf, RotOf, VecOf};
 
@@ -101,10 +101,11 @@ pub(super) fn turn<S: DriveSpace>(
         return None;
     }
     let q = S::exp(r);
+    let m = S::rotator(q);
     for &h in nodes {
         let k = h.index();
         if ps.inv_mass[k] != RealOf::<S>::ZERO {
-            ps.pos[k] = c + q.rotate(ps.pos[k] - c);
+            ps.pos[k] = c + S::rotate_prepared(&m, ps.pos[k] - c);
         }
     }
     Some(q)

@@ -105,6 +105,13 @@ pub trait DriveSpace: RigSpace {
     fn log(q: RotOf<Self>) -> Self::Angular;
     /// The rotation by rotation vector `r` (exponential).
     fn exp(r: Self::Angular) -> RotOf<Self>;
+    /// A rotation prepared for turning several points (3D: its matrix, nine products a
+    /// point where the quaternion takes two cross products).
+    type Rotator: Copy;
+    /// Prepares `q` for [`Self::rotate_prepared`].
+    fn rotator(q: RotOf<Self>) -> Self::Rotator;
+    /// `v` turned by the prepared rotation (`q.rotate(v)` up to rounding; 2D: exactly).
+    fn rotate_prepared(r: &Self::Rotator, v: VecOf<Self>) -> VecOf<Self>;
     /// An inertia tensor about a point (2D: the polar moment; 3D: its six entries).
     type Inertia: Copy;
     /// The zero tensor.
@@ -116,7 +123,8 @@ pub trait DriveSpace: RigSpace {
     fn inertia_solve(i: &Self::Inertia, a: Self::Angular) -> Self::Angular {
         Self::inertia_apply(&Self::inertia_prepare(i), a)
     }
-    /// What `I⁻¹ a` needs of `I` whatever `a` is (3D: the cofactors and determinant), so
+    /// What `I⁻¹ a` needs of `I` whatever `a` is (3D: the inverse, when it is well
+    /// conditioned), so
     /// that a tensor solved for several axes is prepared once; [`Self::inertia_apply`] then
     /// gives exactly [`Self::inertia_solve`]'s result.
     type InertiaSolver: Copy;
@@ -175,6 +183,13 @@ impl<R: Real> DriveSpace for Space2<R> {
     fn exp(r: R) -> Rot2<R> {
         Rot2::from_angle(r)
     }
+    type Rotator = Rot2<R>;
+    fn rotator(q: Rot2<R>) -> Rot2<R> {
+        q
+    }
+    fn rotate_prepared(r: &Rot2<R>, v: Vector2<R>) -> Vector2<R> {
+        r.rotate(v)
+    }
     type Inertia = R;
     fn inertia_zero() -> R {
         R::ZERO
@@ -211,45 +226,48 @@ fn quat_from_frame<R: Real>(e1: Vector3<R>, e2: Vector3<R>, e3: Vector3<R>) -> Q
     let (m02, m12, m22) = (e3.x, e3.y, e3.z);
     let (one, quarter) = (R::ONE, R::from_ratio(1, 4));
     let tr = m00 + m11 + m22;
+    // (`s ≥ 2` in every branch: one reciprocal, then products.)
     let (x, y, z, w);
     if tr > R::ZERO {
         let s = (tr + one).sqrt() * R::TWO;
+        let inv = one / s;
         w = s * quarter;
-        x = (m21 - m12) / s;
-        y = (m02 - m20) / s;
-        z = (m10 - m01) / s;
+        x = (m21 - m12) * inv;
+        y = (m02 - m20) * inv;
+        z = (m10 - m01) * inv;
     } else if m00 > m11 && m00 > m22 {
         let s = (one + m00 - m11 - m22).sqrt() * R::TWO;
-        w = (m21 - m12) / s;
+        let inv = one / s;
+        w = (m21 - m12) * inv;
         x = s * quarter;
-        y = (m01 + m10) / s;
-        z = (m02 + m20) / s;
+        y = (m01 + m10) * inv;
+        z = (m02 + m20) * inv;
     } else if m11 > m22 {
         let s = (one + m11 - m00 - m22).sqrt() * R::TWO;
-        w = (m02 - m20) / s;
-        x = (m01 + m10) / s;
+        let inv = one / s;
+        w = (m02 - m20) * inv;
+        x = (m01 + m10) * inv;
         y = s * quarter;
-        z = (m12 + m21) / s;
+        z = (m12 + m21) * inv;
     } else {
         let s = (one + m22 - m00 - m11).sqrt() * R::TWO;
-        w = (m10 - m01) / s;
-        x = (m02 + m20) / s;
-        y = (m12 + m21) / s;
+        let inv = one / s;
+        w = (m10 - m01) * inv;
+        x = (m02 + m20) * inv;
+        y = (m12 + m21) * inv;
         z = s * quarter;
     }
     Quat::from_xyzw(x, y, z, w)
 }
 
-/// A 3D inertia tensor prepared for `I⁻¹ a` ([`DriveSpace::inertia_prepare`]): its
-/// columns, the cofactor column `c₁ × c₂`, the determinant and whether Cramer's rule
-/// applies (else the `a / (aᵀ I a)` fallback).
+/// A 3D inertia tensor prepared for `I⁻¹ a` ([`DriveSpace::inertia_prepare`]): the
+/// symmetric inverse `adj(I)/det I` (`xx, yy, zz, xy, xz, yz`) when it is well
+/// conditioned, else `I` itself for the `a / (aᵀ I a)` fallback. A part is solved with
+/// six products `I⁻¹a` (three rows, part and parent), so the inverse is formed once: each
+/// product is then nine multiplications instead of three cross products and a division.
 #[derive(Clone, Copy, Debug)]
 pub struct InertiaSolver3<R> {
-    c0: Vector3<R>,
-    c1: Vector3<R>,
-    c2: Vector3<R>,
-    c12: Vector3<R>,
-    det: R,
+    m: [R; 6],
     invertible: bool,
 }
 
@@ -303,11 +321,29 @@ impl<R: Real> DriveSpace for Space3<R> {
         v * (R::TWO * s.atan2(q.w) / s)
     }
     fn exp(r: Vector3<R>) -> Quat<R> {
-        let (axis, angle) = r.normalize_and_length();
+        // (r̂ sin(θ/2), cos(θ/2)) with θ = |r|: one root and one division for r̂·sin(θ/2)
+        // = r·(sin(θ/2)/θ), renormalised against the sine and cosine's own rounding.
+        let angle = r.length();
         if angle <= R::GEOMETRIC_EPSILON {
             return Quat::from_xyzw(r.x * R::HALF, r.y * R::HALF, r.z * R::HALF, R::ONE);
         }
-        Quat::from_axis_angle(axis, angle)
+        let h = angle * R::HALF;
+        let s = h.sin() / angle;
+        Quat::from_xyzw(r.x * s, r.y * s, r.z * s, h.cos()).renormalize()
+    }
+    type Rotator = [Vector3<R>; 3];
+    fn rotator(q: Quat<R>) -> [Vector3<R>; 3] {
+        // The rows of the rotation matrix of a unit quaternion.
+        let (one, two) = (R::ONE, R::TWO);
+        let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+        [
+            Vector3::new(one - two * (y * y + z * z), two * (x * y - w * z), two * (x * z + w * y)),
+            Vector3::new(two * (x * y + w * z), one - two * (x * x + z * z), two * (y * z - w * x)),
+            Vector3::new(two * (x * z - w * y), two * (y * z + w * x), one - two * (x * x + y * y)),
+        ]
+    }
+    fn rotate_prepared(m: &[Vector3<R>; 3], v: Vector3<R>) -> Vector3<R> {
+        Vector3::new(m[0].dot(v), m[1].dot(v), m[2].dot(v))
     }
     type Inertia = [R; 6];
     fn inertia_zero() -> [R; 6] {
@@ -325,22 +361,35 @@ impl<R: Real> DriveSpace for Space3<R> {
     type InertiaSolver = InertiaSolver3<R>;
     fn inertia_prepare(i: &[R; 6]) -> InertiaSolver3<R> {
         let [ixx, iyy, izz, ixy, ixz, iyz] = *i;
-        let c0 = Vector3::new(ixx, ixy, ixz);
-        let c1 = Vector3::new(ixy, iyy, iyz);
-        let c2 = Vector3::new(ixz, iyz, izz);
-        let c12 = c1.cross(c2);
-        let det = c0.dot(c12);
+        // Cofactors of the symmetric tensor; det I along its first row.
+        let cxx = iyy * izz - iyz * iyz;
+        let cyy = ixx * izz - ixz * ixz;
+        let czz = ixx * iyy - ixy * ixy;
+        let cxy = ixz * iyz - ixy * izz;
+        let cxz = ixy * iyz - ixz * iyy;
+        let cyz = ixy * ixz - ixx * iyz;
+        let det = ixx * cxx + ixy * cxy + ixz * cxz;
         let tr = ixx + iyy + izz;
         let invertible = det.abs() > R::from_f64(1e-6) * tr * tr * tr && det != R::ZERO;
-        InertiaSolver3 { c0, c1, c2, c12, det, invertible }
+        if !invertible {
+            return InertiaSolver3 { m: *i, invertible };
+        }
+        // Each cofactor divided (not multiplied by 1/det): in fixed point a tiny
+        // determinant's reciprocal could leave the range where the quotients do not.
+        let m = [cxx / det, cyy / det, czz / det, cxy / det, cxz / det, cyz / det];
+        InertiaSolver3 { m, invertible }
     }
     fn inertia_apply(s: &InertiaSolver3<R>, a: Vector3<R>) -> Vector3<R> {
-        let InertiaSolver3 { c0, c1, c2, c12, det, invertible } = *s;
-        if invertible {
-            return Vector3::new(a.dot(c12), c0.dot(a.cross(c2)), c0.dot(c1.cross(a))) / det;
+        let [xx, yy, zz, xy, xz, yz] = s.m;
+        let ma = Vector3::new(
+            xx * a.x + xy * a.y + xz * a.z,
+            xy * a.x + yy * a.y + yz * a.z,
+            xz * a.x + yz * a.y + zz * a.z,
+        );
+        if s.invertible {
+            return ma;
         }
-        let ia = Vector3::new(c0.dot(a), c1.dot(a), c2.dot(a));
-        let aia = a.dot(ia);
+        let aia = a.dot(ma);
         if aia > R::ZERO { a / aia } else { Vector3::ZERO }
     }
     fn angular_velocity(r: &[Vector3<R>], v: &[Vector3<R>], m: &[R]) -> Vector3<R> {
@@ -411,7 +460,14 @@ impl<R: Real> DriveSpace for Space3<R> {
                 let qe = if qe.w < R::ZERO { Quat { x: -qe.x, y: -qe.y, z: -qe.z, w: -qe.w } } else { qe };
                 let p = Vector3::new(qe.x, qe.y, qe.z).dot(d);
                 let twist_angle = R::TWO * p.atan2(qe.w);
-                let twist = Self::exp(d * twist_angle);
+                // exp(d·twist_angle) without the sine and cosine: the twist is the
+                // projection (p d, w) of the error normalised (d is a unit vector).
+                let n = (p * p + qe.w * qe.w).sqrt();
+                let twist = if n > R::GEOMETRIC_EPSILON {
+                    Quat::from_xyzw(d.x * (p / n), d.y * (p / n), d.z * (p / n), qe.w / n)
+                } else {
+                    Quat::IDENTITY
+                };
                 let swing = Self::log(qe.compose(Self::inverse(twist)));
                 let u = d.any_orthogonal().normalize_or_zero();
                 let v = d.cross(u);
