@@ -219,6 +219,23 @@ impl<R: Real> DriveSpace for Space2<R> {
     }
 }
 
+/// The twist of the rotation `qe` (`w ≥ 0`) about the unit axis `d`: its angle
+/// `2·atan2(p, w)` (`p = v·d`) and its rotation `exp(d·angle)`, computed without the sine
+/// and cosine as the projection `(p·d, w)` normalised. Where the projection is too short
+/// to normalise (a half-turn error about an axis across `d`; in fixed point `p²` and `w²`
+/// may round to 0) the rotation is `exp` of the angle.
+fn twist_about<R: Real>(qe: Quat<R>, d: Vector3<R>) -> (R, Quat<R>) {
+    let p = Vector3::new(qe.x, qe.y, qe.z).dot(d);
+    let angle = R::TWO * p.atan2(qe.w);
+    let n = (p * p + qe.w * qe.w).sqrt();
+    let twist = if n > R::GEOMETRIC_EPSILON {
+        Quat::from_xyzw(d.x * (p / n), d.y * (p / n), d.z * (p / n), qe.w / n)
+    } else {
+        <Space3<R> as DriveSpace>::exp(d * angle)
+    };
+    (angle, twist)
+}
+
 /// Shepperd's method: the quaternion of the orthonormal frame with columns `e1, e2, e3`.
 fn quat_from_frame<R: Real>(e1: Vector3<R>, e2: Vector3<R>, e3: Vector3<R>) -> Quat<R> {
     let (m00, m10, m20) = (e1.x, e1.y, e1.z);
@@ -322,7 +339,8 @@ impl<R: Real> DriveSpace for Space3<R> {
     }
     fn exp(r: Vector3<R>) -> Quat<R> {
         // (r̂ sin(θ/2), cos(θ/2)) with θ = |r|: one root and one division for r̂·sin(θ/2)
-        // = r·(sin(θ/2)/θ), renormalised against the sine and cosine's own rounding.
+        // = r·(sin(θ/2)/θ), then renormalised against the sine's and cosine's rounding
+        // (two roots in all, where normalising the axis twice took three).
         let angle = r.length();
         if angle <= R::GEOMETRIC_EPSILON {
             return Quat::from_xyzw(r.x * R::HALF, r.y * R::HALF, r.z * R::HALF, R::ONE);
@@ -458,16 +476,7 @@ impl<R: Real> DriveSpace for Space3<R> {
             DriveAxes::SwingTwist => {
                 let d = d();
                 let qe = if qe.w < R::ZERO { Quat { x: -qe.x, y: -qe.y, z: -qe.z, w: -qe.w } } else { qe };
-                let p = Vector3::new(qe.x, qe.y, qe.z).dot(d);
-                let twist_angle = R::TWO * p.atan2(qe.w);
-                // exp(d·twist_angle) without the sine and cosine: the twist is the
-                // projection (p d, w) of the error normalised (d is a unit vector).
-                let n = (p * p + qe.w * qe.w).sqrt();
-                let twist = if n > R::GEOMETRIC_EPSILON {
-                    Quat::from_xyzw(d.x * (p / n), d.y * (p / n), d.z * (p / n), qe.w / n)
-                } else {
-                    Quat::IDENTITY
-                };
+                let (twist_angle, twist) = twist_about(qe, d);
                 let swing = Self::log(qe.compose(Self::inverse(twist)));
                 let u = d.any_orthogonal().normalize_or_zero();
                 let v = d.cross(u);
@@ -495,6 +504,121 @@ mod tests {
         let r = Vector3::new(0.2, -0.4, 1.1);
         let back = <Space3<f64> as DriveSpace>::log(<Space3<f64> as DriveSpace>::exp(r));
         assert!((back - r).length() < 1e-12);
+    }
+
+    /// A small deterministic generator for the tests below (xorshift64*).
+    struct Gen(u64);
+    impl Gen {
+        fn f(&mut self) -> f64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        }
+        fn v(&mut self) -> Vector3<f64> {
+            Vector3::new(self.f(), self.f(), self.f())
+        }
+        fn q(&mut self) -> Quat<f64> {
+            Quat::from_xyzw(self.f(), self.f(), self.f(), self.f()).renormalize()
+        }
+    }
+
+    type S3 = Space3<f64>;
+
+    #[test]
+    fn a_prepared_inverse_inertia_solves_as_cramers_rule_does() {
+        let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+        let mut fallbacks = 0;
+        for case in 0..2000 {
+            // Three to six point masses; every tenth case two on a line through the point
+            // (a bone about its centre: singular about its line).
+            let mut i = S3::inertia_zero();
+            if case % 10 == 0 {
+                let dir = g.v();
+                for _ in 0..2 {
+                    S3::inertia_add(&mut i, dir * (0.3 * g.f()), 0.5 + g.f().abs() * 4.0);
+                }
+            } else {
+                for _ in 0..3 + case % 4 {
+                    S3::inertia_add(&mut i, g.v() * 0.3, 0.5 + g.f().abs() * 4.0);
+                }
+            }
+            let a = g.v().normalize_or_zero();
+            let got = S3::inertia_apply(&S3::inertia_prepare(&i), a);
+            // Cramer's rule on the columns, and the fallback a / (aᵀ I a) where it is singular.
+            let [ixx, iyy, izz, ixy, ixz, iyz] = i;
+            let (c0, c1, c2) = (Vector3::new(ixx, ixy, ixz), Vector3::new(ixy, iyy, iyz), Vector3::new(ixz, iyz, izz));
+            let det = c0.dot(c1.cross(c2));
+            let tr = ixx + iyy + izz;
+            let want = if det.abs() > 1e-6 * tr * tr * tr {
+                Vector3::new(a.dot(c1.cross(c2)), c0.dot(a.cross(c2)), c0.dot(c1.cross(a))) / det
+            } else {
+                fallbacks += 1;
+                a / a.dot(Vector3::new(c0.dot(a), c1.dot(a), c2.dot(a)))
+            };
+            assert!((got - want).length() <= 1e-9 * want.length(), "case {case}: {got:?} vs {want:?}");
+        }
+        assert!(fallbacks >= 150, "the singular fallback tested ({fallbacks} cases)");
+    }
+
+    #[test]
+    fn exp_turns_by_the_angle_about_the_axis() {
+        let mut g = Gen(7);
+        for scale in [1e-4, 1e-2, 1.0, 3.0] {
+            for _ in 0..500 {
+                let r = g.v() * scale;
+                let want = Quat::from_axis_angle(r.normalize_or_zero(), r.length());
+                let got = S3::exp(r);
+                assert!(
+                    (Vector3::new(got.x - want.x, got.y - want.y, got.z - want.z)).length() + (got.w - want.w).abs()
+                        < 1e-12,
+                    "{r:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_twist_by_projection_is_exp_of_the_twist_angle() {
+        let mut g = Gen(11);
+        let mut check = |qe: Quat<f64>, d: Vector3<f64>| {
+            let qe = if qe.w < 0.0 { Quat::from_xyzw(-qe.x, -qe.y, -qe.z, -qe.w) } else { qe };
+            let (angle, twist) = twist_about(qe, d);
+            let want = S3::exp(d * angle);
+            assert!(
+                (Vector3::new(twist.x - want.x, twist.y - want.y, twist.z - want.z)).length()
+                    + (twist.w - want.w).abs()
+                    < 1e-12,
+                "{qe:?} {d:?}"
+            );
+            // The swing left is perpendicular to d: the twist took all of the turn about it.
+            let swing = qe.compose(S3::inverse(twist));
+            assert!(Vector3::new(swing.x, swing.y, swing.z).dot(d).abs() < 1e-12, "{qe:?} {d:?}");
+        };
+        for _ in 0..2000 {
+            check(g.q(), g.v().normalize_or_zero());
+        }
+        // A half turn about an axis across d: the projection vanishes (the exp fallback).
+        let d = Vector3::new(0.0, 0.0, 1.0);
+        check(Quat::from_axis_angle(Vector3::new(1.0, 0.0, 0.0), std::f64::consts::PI), d);
+        check(Quat::from_xyzw(0.6, 0.8, 1e-13, 1e-13).renormalize(), d);
+    }
+
+    #[test]
+    fn a_prepared_rotation_turns_points_as_the_quaternion_does() {
+        let mut g = Gen(13);
+        for _ in 0..2000 {
+            let (q, v) = (g.q(), g.v() * 2.0);
+            let got = S3::rotate_prepared(&S3::rotator(q), v);
+            assert!((got - q.rotate(v)).length() < 1e-12, "{q:?} {v:?}");
+        }
+        // 2D: the same rotation, bit for bit.
+        let q = Rot2::from_angle(0.7);
+        let v = Vector2::new(0.3, -1.1);
+        assert_eq!(
+            <Space2<f64> as DriveSpace>::rotate_prepared(&<Space2<f64> as DriveSpace>::rotator(q), v),
+            q.rotate(v)
+        );
     }
 
     #[test]
