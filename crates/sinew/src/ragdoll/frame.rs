@@ -581,7 +581,7 @@ mod tests {
     #[test]
     fn the_twist_by_projection_is_exp_of_the_twist_angle() {
         let mut g = Gen(11);
-        let mut check = |qe: Quat<f64>, d: Vector3<f64>| {
+        let check = |qe: Quat<f64>, d: Vector3<f64>| {
             let qe = if qe.w < 0.0 { Quat::from_xyzw(-qe.x, -qe.y, -qe.z, -qe.w) } else { qe };
             let (angle, twist) = twist_about(qe, d);
             let want = S3::exp(d * angle);
