@@ -469,16 +469,24 @@ fn a_fixed_point_bout_is_bit_exact_and_rolls_back() {
     let (b, _) = run_hash();
     println!("fixed point, {frames} frames: hash {a:016x}, hits {hits:?}");
     assert_eq!(a, b);
-    // Snapshot at 300 frames, run on, restore, run on again: identical.
-    let (mut world, h) = bout2d::<Fx>(5);
-    run(&mut world, h, 300, &[], fx0);
+    let (first, replayed) = replay_from_snapshot(bout2d::<Fx>(5), fx0);
+    assert_eq!(replayed, first);
+    assert_eq!(first, a);
+}
+
+/// A bout stepped 300 frames, snapshot, 300 more (the first hash), restored and stepped the
+/// same 300 again (the second hash): identical when rollback is exact.
+fn replay_from_snapshot<S: sinew::fight::FightSpace>(
+    (mut world, h): (World<S>, BoutHandle<S>),
+    to3: fn(sinew::VecOf<S>) -> [f64; 3],
+) -> (u64, u64) {
+    run(&mut world, h, 300, &[], to3);
     let snap = world.snapshot();
-    run(&mut world, h, 300, &[], fx0);
+    run(&mut world, h, 300, &[], to3);
     let first = world.state_hash();
     world.restore(&snap);
-    run(&mut world, h, 300, &[], fx0);
-    assert_eq!(world.state_hash(), first);
-    assert_eq!(first, a);
+    run(&mut world, h, 300, &[], to3);
+    (first, world.state_hash())
 }
 
 fn fx3(v: Vector3<Fx>) -> [f64; 3] {
@@ -519,14 +527,8 @@ fn fixed_point_3d_bouts_trade_hits_and_replay_bit_for_bit() {
             );
         }
     }
-    let (mut world, h) = bout3d::<Fx>(4);
-    run(&mut world, h, 300, &[], fx3);
-    let snap = world.snapshot();
-    run(&mut world, h, 300, &[], fx3);
-    let first = world.state_hash();
-    world.restore(&snap);
-    run(&mut world, h, 300, &[], fx3);
-    assert_eq!(world.state_hash(), first, "a restored 3D bout replays bit for bit");
+    let (first, replayed) = replay_from_snapshot(bout3d::<Fx>(4), fx3);
+    assert_eq!(replayed, first, "a restored 3D bout replays bit for bit");
     let (mut again, h2) = bout3d::<Fx>(4);
     run(&mut again, h2, 600, &[], fx3);
     assert_eq!(again.state_hash(), first, "a 3D bout run twice gives the same hash");
