@@ -55,8 +55,11 @@ const GOLDEN_BRACHIATION_2D: u64 = 0xae4e_9420_b3e6_7840;
 /// effectors (issue 22's bout criteria), and again when the drive's solve began to measure
 /// each part once per solve (its orientation carried through the solve's turns, its
 /// inertia reused for its children: rounding and a child's view of its parent change; the
-/// drive's parts gained the hashed `moves_frames` masks).
-const GOLDEN_FIGHTERS_2D: u64 = 0x9adc_3a0d_e99a_2401;
+/// drive's parts gained the hashed `moves_frames` masks), and again when the fighters'
+/// drives went to every other substep with their kicks limited in speed
+/// (`FIGHTER_DRIVE_INTERVAL` = 2, `PoseDriveDef::max_kick_speed`, hashed; the kick on a
+/// run's first substep).
+const GOLDEN_FIGHTERS_2D: u64 = 0x8071_c5ca_ad56_85b7;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {

@@ -65,14 +65,18 @@ mod hits;
 use hits::bone_tables;
 
 /// Substeps per solve of a fighter's pose drive (see [`PoseDriveDef::substep_interval`]):
-/// every substep. Coarser rates are the largest saving on a fighter's frame (once a step:
-/// −44 % instructions; every other substep: −27 to −32 %) but each failed a requirement
-/// when measured: once a step the fighters' stiff drives, at their correction cap, left
-/// them standing 5–17 cm lower; every other substep a drive's kick (¾ of its error at
-/// once) let a seeded bout sink 22–26 mm into the other fighter, past the 2 cm bound.
-/// The runs are in docs/BENCHMARKS.md ("Two 3D fighters: the drives once per step tried
-/// again").
-pub const FIGHTER_DRIVE_INTERVAL: u32 = 1;
+/// every other substep, each kick limited to [`FIGHTER_KICK_SPEED`]. The drive is half of
+/// a fighter's frame; this rate saves about a quarter of the frame. Measured before the
+/// limit: once a step the fighters' stiff drives, at their correction cap, left them
+/// standing 5–17 cm lower; every other substep a drive's kick (¾ of its error at once)
+/// let a seeded bout sink 22–26 mm into the other fighter, past the 2 cm bound; with the
+/// kick on the run's first substep and its speed limited, 800 seeded bouts stay within
+/// 5 mm and the stance holds (docs/BENCHMARKS.md, "Two 3D fighters: kicks limited in
+/// speed").
+pub const FIGHTER_DRIVE_INTERVAL: u32 = 2;
+
+/// The speed limit (rad/s) of a fighter's drive kicks ([`PoseDriveDef::max_kick_speed`]).
+pub const FIGHTER_KICK_SPEED: f64 = 20.0;
 
 /// Where a fighter's moves come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -390,8 +394,11 @@ impl<S: FightSpace> Bout<S> {
             let parts: Vec<DrivePartDef<RealOf<S>>> = f.parts.iter().cloned().map(|p| p.gains(f.gains)).collect();
             let doll = Ragdoll::spawn(world, &rig, f.origin, one, VecOf::<S>::ZERO)?;
             let reaction = HitReactionDef::default().knockout_impulse(None);
-            // The drive solved every substep (`FIGHTER_DRIVE_INTERVAL`).
-            let drive_def = PoseDriveDef::default().reaction(reaction).substep_interval(FIGHTER_DRIVE_INTERVAL);
+            // The drive's rate and kick limit (`FIGHTER_DRIVE_INTERVAL`).
+            let drive_def = PoseDriveDef::default()
+                .reaction(reaction)
+                .substep_interval(FIGHTER_DRIVE_INTERVAL)
+                .max_kick_speed(Some(RealOf::<S>::from_f64(FIGHTER_KICK_SPEED)));
             let drive = PoseDrive::add(world, &rig, doll.nodes(), &parts, &drive_def)?;
             let limb = |root: &[&str], mid: &[&str], end: &[&str]| -> Result<LimbNodes<RealOf<S>>, SinewError> {
                 let (r, m, e) = (idx(&names, root)?, idx(&names, mid)?, idx(&names, end)?);

@@ -104,7 +104,9 @@
 //!
 //! [`PoseDriveDef::substep_interval`] `k` cuts the step's substeps into runs of `k` (the
 //! last run may be shorter) and solves the drive once per run, on its middle substep
-//! (`⌊m/2⌋` into a run of `m`), standing for the whole run: the spring and damper terms
+//! (`⌊(m − 1)/2⌋` into a run of `m`: the first of the two middle ones when `m` is even, so
+//! that the step's last kick is followed by a substep in which contacts can answer it),
+//! standing for the whole run: the spring and damper terms
 //! `q h²`, `p h` become `m q h²`, `m p h` — an angular impulse `T·m h` once instead of
 //! `T·h` on each of `m` substeps (`ΔC`, the rate, is still measured over the one
 //! substep). Over a step the impulse is that of a drive solved on every substep, delivered
@@ -119,8 +121,13 @@
 //! A drive stiff enough to meet the correction cap ("High gains") would correct only `κ`
 //! of its error per run instead of `1 − (1 − κ)^m` over the `m` substeps, so the cap is
 //! carried over the run: a solve standing for `m` substeps may correct that fraction.
-//! The fighters (`sinew::fight`) keep `k = 1` (`FIGHTER_DRIVE_INTERVAL` says what coarser
-//! rates did to them).
+//! Such a kick turns a stiff part by up to `1 − (1 − κ)^m` of its error at once, and the
+//! substeps after it carry that turn on as velocity (a limb at tens of m/s into whatever
+//! it meets); [`PoseDriveDef::max_kick_speed`] `ω_max` bounds it: a solve standing for
+//! more than one substep scales its `Δλ` down so that neither the part's nor the parent's
+//! turn exceeds `ω_max·h`.
+//! The fighters (`sinew::fight`) use `k = 2` with `ω_max` = 20 rad/s
+//! (`FIGHTER_DRIVE_INTERVAL` says what other rates did to them).
 //!
 //! # One solve
 //!
@@ -200,12 +207,14 @@ pub struct PoseDrive<S: DriveSpace> {
     max_correction: RealOf<S>,
     /// Solved on every `substep_interval`-th substep ([`PoseDriveDef::substep_interval`]).
     substep_interval: u32,
+    /// [`PoseDriveDef::max_kick_speed`].
+    max_kick_speed: Option<RealOf<S>>,
     reaction: Reaction<RealOf<S>>,
     hits: Vec<HitRecord<RealOf<S>, VecOf<S>>>,
 }
 
 saved_state!(impl[S: DriveSpace] PoseDrive<S> {
-    names, parts, axes, inertia_ratio, max_correction, substep_interval, reaction, hits,
+    names, parts, axes, inertia_ratio, max_correction, substep_interval, max_kick_speed, reaction, hits,
 });
 
 /// A pose drive in a world.
@@ -246,6 +255,12 @@ impl<S: DriveSpace> PoseDrive<S> {
         }
         if def.substep_interval == 0 {
             return Err(bad("substep_interval", "must be ≥ 1"));
+        }
+        if let Some(w) = def.max_kick_speed {
+            check_gain("max_kick_speed", w)?;
+            if w == RealOf::<S>::ZERO {
+                return Err(bad("max_kick_speed", "must be > 0 (None: no limit)"));
+            }
         }
         if nodes.len() != rig.node_count() {
             return Err(bad("drive nodes", "one particle per rig node is needed"));
@@ -370,6 +385,7 @@ impl<S: DriveSpace> PoseDrive<S> {
             inertia_ratio: def.inertia_ratio,
             max_correction: def.max_correction,
             substep_interval: def.substep_interval,
+            max_kick_speed: def.max_kick_speed,
             reaction: Reaction::new(def.reaction),
             hits: Vec::new(),
         })

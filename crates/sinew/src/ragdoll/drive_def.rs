@@ -108,6 +108,11 @@ pub struct PoseDriveDef<R> {
     /// slower response to what happens between solves. See the [drive's module
     /// docs](super::drive), "Drive rate".
     pub substep_interval: u32,
+    /// Largest angular speed (rad/s) a solve standing for several substeps
+    /// (`substep_interval` > 1) may give a part or its parent: its turn is at most this
+    /// times the substep. `None` (the default): no limit. See the [drive's module
+    /// docs](super::drive), "Drive rate".
+    pub max_kick_speed: Option<R>,
 }
 
 impl<R: Real> Default for PoseDriveDef<R> {
@@ -118,6 +123,7 @@ impl<R: Real> Default for PoseDriveDef<R> {
             reaction: HitReactionDef::default(),
             max_correction: R::HALF,
             substep_interval: 1,
+            max_kick_speed: None,
         }
     }
 }
@@ -145,6 +151,12 @@ impl<R: Real> PoseDriveDef<R> {
     #[must_use]
     pub fn substep_interval(mut self, k: u32) -> Self {
         self.substep_interval = k;
+        self
+    }
+    /// Sets the kicks' speed limit (rad/s; `None`: none).
+    #[must_use]
+    pub fn max_kick_speed(mut self, w: Option<R>) -> Self {
+        self.max_kick_speed = w;
         self
     }
     /// Sets the hit reactions.

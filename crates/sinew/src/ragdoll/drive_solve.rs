@@ -51,7 +51,7 @@ impl<S: DriveSpace> PoseDrive<S> {
         let every = self.substep_interval.max(1);
         let start = s.substep - s.substep % every;
         let span = every.min(s.substeps.saturating_sub(start)).max(1);
-        if s.substep != start + span / 2 {
+        if s.substep != start + (span - 1) / 2 {
             return;
         }
         if s.iteration == 0 {
@@ -66,6 +66,8 @@ impl<S: DriveSpace> PoseDrive<S> {
         let blend = self.reaction.blend();
         let cap = self.correction_cap().map(|c| run_cap(c, span));
         let (h, h2) = (s.ctx.h, s.ctx.h * s.ctx.h);
+        // The kicks' speed limit as a turn per solve (module docs, "Drive rate").
+        let max_turn = if span > 1 { self.max_kick_speed.map(|w| w * h) } else { None };
         // The spring's and damper's `h²`, `h` for a solve standing for `span` substeps
         // (`span = 1`: the same values, bit for bit).
         let (kh2, bh) = if span == 1 {
@@ -158,7 +160,10 @@ impl<S: DriveSpace> PoseDrive<S> {
                     m[k][j] = reg[k] * wkj + if k == j { RealOf::<S>::ONE } else { zero };
                 }
             }
-            let Some(dl) = solve_small(m, rhs, n) else { continue };
+            let Some(mut dl) = solve_small(m, rhs, n) else { continue };
+            if let Some(limit) = max_turn {
+                limit_kick::<S>(&mut dl[..n], (&gi[..n], &gp[..n]), limit);
+            }
             for k in 0..n {
                 if !dl[k].is_finite() {
                     continue;
@@ -182,6 +187,23 @@ impl<S: DriveSpace> PoseDrive<S> {
             }
             // Other parts whose frames hold a node the pair moved are measured again.
             cache.forget(moved & !(bit(i) | parent.map_or(0, bit)));
+        }
+    }
+}
+
+/// Scales the impulses `dl` of one solve down so that neither the part's turn `Σ gᵢ dlᵢ`
+/// nor the parent's `Σ gₚ dlᵢ` is longer than `limit` (rad; module docs, "Drive rate").
+fn limit_kick<S: DriveSpace>(dl: &mut [RealOf<S>], (gi, gp): (&[S::Angular], &[S::Angular]), limit: RealOf<S>) {
+    let (mut ti, mut tp) = (S::angular_zero(), S::angular_zero());
+    for (k, &d) in dl.iter().enumerate() {
+        ti = S::angular_add(ti, S::angular_scale(gi[k], d));
+        tp = S::angular_add(tp, S::angular_scale(gp[k], d));
+    }
+    let longest = S::angular_dot(ti, ti).max(S::angular_dot(tp, tp)).sqrt();
+    if longest > limit {
+        let f = limit / longest;
+        for d in dl.iter_mut() {
+            *d *= f;
         }
     }
 }
