@@ -315,8 +315,26 @@ fn run_cap<R: Real>(c: R, span: u32) -> R {
 
 #[cfg(test)]
 mod tests {
-    use super::run_cap;
-    use crate::math::{Fx, Real};
+    use super::{limit_kick, run_cap};
+    use crate::math::{Fx, Real, Vector, Vector3};
+    use crate::space::Space3;
+
+    #[test]
+    fn a_kick_is_scaled_to_its_turn_limit_and_no_further() {
+        let gi = [Vector3::new(2.0, 0.0, 0.0), Vector3::new(0.0, 1.0, 0.5)];
+        let gp = [Vector3::new(-0.5, 0.0, 0.0), Vector3::new(0.0, -3.0, 0.0)];
+        let turn = |dl: &[f64], g: &[Vector3<f64>]| (g[0] * dl[0] + g[1] * dl[1]).length();
+        // The parent's turn (3·0.2 = 0.6 rad) is the longer: scaled to 0.05, in proportion.
+        let mut dl = [0.01, 0.2];
+        limit_kick::<Space3<f64>>(&mut dl, (&gi, &gp), 0.05);
+        assert!((turn(&dl, &gp) - 0.05).abs() < 1e-12, "{dl:?}");
+        assert!(turn(&dl, &gi) < 0.05);
+        assert!((dl[1] / dl[0] - 20.0).abs() < 1e-9, "the impulses keep their ratio: {dl:?}");
+        // Within the limit: untouched, bit for bit.
+        let mut small = [0.001, 0.002];
+        limit_kick::<Space3<f64>>(&mut small, (&gi, &gp), 0.05);
+        assert_eq!(small, [0.001, 0.002]);
+    }
 
     #[test]
     fn a_run_cap_stands_for_the_capped_solves_it_replaces() {

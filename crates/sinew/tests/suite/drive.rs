@@ -624,6 +624,10 @@ fn bad_drive_input_is_an_error_not_a_panic() {
     );
     let never = PoseDriveDef::default().substep_interval(0);
     assert!(PoseDrive::add(&mut world, &rig, &nodes, &humanoid16_parts(), &never).is_err());
+    for w in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let kick = PoseDriveDef::default().max_kick_speed(Some(w));
+        assert!(PoseDrive::add(&mut world, &rig, &nodes, &humanoid16_parts(), &kick).is_err(), "kick speed {w}");
+    }
 }
 
 #[test]
