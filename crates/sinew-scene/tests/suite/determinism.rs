@@ -57,9 +57,10 @@ const GOLDEN_BRACHIATION_2D: u64 = 0xae4e_9420_b3e6_7840;
 /// inertia reused for its children: rounding and a child's view of its parent change; the
 /// drive's parts gained the hashed `moves_frames` masks), and again when the fighters'
 /// drives went to every other substep with their kicks limited in speed
-/// (`FIGHTER_DRIVE_INTERVAL` = 2, `PoseDriveDef::max_kick_speed`, hashed; the kick on a
-/// run's first substep).
-const GOLDEN_FIGHTERS_2D: u64 = 0x8071_c5ca_ad56_85b7;
+/// (`PoseDriveDef::max_kick_speed`, hashed; the kick on a run's first middle substep),
+/// and again when they went to twice a step (`FIGHTER_DRIVE_SOLVES` = 2: every fourth
+/// substep of this scene's eight).
+const GOLDEN_FIGHTERS_2D: u64 = 0x19ca_5529_1f9f_02ef;
 
 #[test]
 fn golden_fixed_point_2d_scene_matches_committed_hash_after_1000_frames() {

@@ -210,9 +210,12 @@ impl<R: Real> SwingTwistLimit<R> {
         }
     }
 
-    fn solve_swing(&mut self, p: &mut ParticleSet<Space3<R>>, ctx: &SubstepContext<R>) {
+    /// Projects the swing row; returns the two bones' directions and lengths when it
+    /// measured them and moved nothing (the twist row then reuses them: the same
+    /// positions, the same operations).
+    fn solve_swing(&mut self, p: &mut ParticleSet<Space3<R>>, ctx: &SubstepContext<R>) -> Option<Bones<R>> {
         if self.swing_max >= R::PI {
-            return;
+            return None;
         }
         let [a, b, c] = self.idx.map(|i| i as usize);
         let u = p.pos[b] - p.pos[a];
@@ -220,14 +223,14 @@ impl<R: Real> SwingTwistLimit<R> {
         let (uh, lu) = u.normalize_and_length();
         let (vh, lv) = v.normalize_and_length();
         if lu == R::ZERO || lv == R::ZERO {
-            return;
+            return None;
         }
         let cos = uh.dot(vh);
         let sin = uh.cross(vh).length();
         let theta = sin.atan2(cos);
         let cval = theta - self.swing_max;
         if cval <= R::ZERO || sin <= R::GEOMETRIC_EPSILON {
-            return;
+            return Some(Bones { uh, lu, vh, lv });
         }
         let dv = -(uh - vh * cos) / (lv * sin);
         let du = -(vh - uh * cos) / (lu * sin);
@@ -243,15 +246,19 @@ impl<R: Real> SwingTwistLimit<R> {
         p.pos[a] += ga * (wa * dl);
         p.pos[b] += gb * (wb * dl);
         p.pos[c] += gc * (wc * dl);
+        None
     }
 
-    fn solve_twist(&mut self, p: &mut ParticleSet<Space3<R>>, ctx: &SubstepContext<R>) {
+    /// Projects the twist row; `bones`: the bones as the swing row measured them, if the
+    /// particles have not moved since.
+    fn solve_twist(&mut self, p: &mut ParticleSet<Space3<R>>, ctx: &SubstepContext<R>, bones: Option<Bones<R>>) {
         let Some(refs) = self.refs else { return };
         let [a, b, c] = self.idx.map(|i| i as usize);
         let [rp, rc] = refs.map(|i| i as usize);
         let ids = [a, b, c, rp, rc];
         // The angle first: within the range (the usual case) the gradient is not needed.
-        let Some(fwd) = TwistForward::new(p.pos[a], p.pos[b], p.pos[c], p.pos[rp], p.pos[rc]) else {
+        let bones = bones.or_else(|| Bones::new(p.pos[a], p.pos[b], p.pos[c]));
+        let Some(fwd) = bones.and_then(|bones| TwistForward::from_bones(bones, p.pos[b], p.pos[rp], p.pos[rc])) else {
             return;
         };
         let cval = self.twist_error(fwd.phi);
@@ -301,13 +308,34 @@ struct TwistForward<R: Real> {
     r2: R,
 }
 
-impl<R: Real> TwistForward<R> {
-    fn new(xa: Vector3<R>, xb: Vector3<R>, xc: Vector3<R>, rp: Vector3<R>, rc: Vector3<R>) -> Option<Self> {
+/// The parent bone `u = x_b − x_a` and the child bone `v = x_c − x_b` as unit vectors and
+/// lengths (both lengths non-zero).
+#[derive(Clone, Copy)]
+struct Bones<R: Real> {
+    uh: Vector3<R>,
+    lu: R,
+    vh: Vector3<R>,
+    lv: R,
+}
+
+impl<R: Real> Bones<R> {
+    fn new(xa: Vector3<R>, xb: Vector3<R>, xc: Vector3<R>) -> Option<Self> {
         let (uh, lu) = (xb - xa).normalize_and_length();
         let (vh, lv) = (xc - xb).normalize_and_length();
         if lu == R::ZERO || lv == R::ZERO {
             return None;
         }
+        Some(Self { uh, lu, vh, lv })
+    }
+}
+
+impl<R: Real> TwistForward<R> {
+    fn new(xa: Vector3<R>, xb: Vector3<R>, xc: Vector3<R>, rp: Vector3<R>, rc: Vector3<R>) -> Option<Self> {
+        Self::from_bones(Bones::new(xa, xb, xc)?, xb, rp, rc)
+    }
+
+    fn from_bones(bones: Bones<R>, xb: Vector3<R>, rp: Vector3<R>, rc: Vector3<R>) -> Option<Self> {
+        let Bones { uh, lu, vh, lv } = bones;
         let (pr, qr) = (rp - xb, rc - xb);
         // The swing's shortest arc is singular at 180°; 1 + cos θ = 1/64 is a swing of ≈ 170°.
         let s = R::ONE + uh.dot(vh);
@@ -438,8 +466,8 @@ impl<R: Real> JointLimit<Space3<R>> for SwingTwistLimit<R> {
 
 impl<R: Real> super::solver::JointLimitSolver<Space3<R>> for SwingTwistLimit<R> {
     fn solve(&mut self, p: &mut ParticleSet<Space3<R>>, ctx: &SubstepContext<R>) {
-        self.solve_swing(p, ctx);
-        self.solve_twist(p, ctx);
+        let bones = self.solve_swing(p, ctx);
+        self.solve_twist(p, ctx, bones);
     }
 
     fn reset(&mut self) {

@@ -64,16 +64,18 @@ use super::strike::{AimDef, AimPoint, FightRng, HeadFrame, aim_ik, approach};
 mod hits;
 use hits::bone_tables;
 
-/// Substeps per solve of a fighter's pose drive (see [`PoseDriveDef::substep_interval`]):
-/// every other substep, each kick limited to [`FIGHTER_KICK_SPEED`]. The drive is half of
-/// a fighter's frame; this rate saves about a quarter of the frame. Measured before the
-/// limit: once a step the fighters' stiff drives, at their correction cap, left them
-/// standing 5–17 cm lower; every other substep a drive's kick (¾ of its error at once)
-/// let a seeded bout sink 22–26 mm into the other fighter, past the 2 cm bound; with the
-/// kick on the run's first substep and its speed limited, 800 seeded bouts stay within
-/// 5 mm and the stance holds (docs/BENCHMARKS.md, "Two 3D fighters: kicks limited in
-/// speed").
-pub const FIGHTER_DRIVE_INTERVAL: u32 = 2;
+/// Solves per step of a fighter's pose drive: its [`PoseDriveDef::substep_interval`] is
+/// the world's substeps over this, rounded up, when the fighters are added (8 substeps:
+/// every fourth; 10: every fifth), each kick limited to [`FIGHTER_KICK_SPEED`] — a drive
+/// at twice the frame rate, whatever the substeps. The drive was half of a fighter's
+/// frame solved on every substep. Measured before the limit: once a step the fighters'
+/// stiff drives, at their correction cap, left them standing 5–17 cm lower; every other
+/// substep a drive's kick (¾ of its error at once) let a seeded bout sink 22–26 mm into
+/// the other fighter, past the 2 cm bound. With the kick on the run's first middle
+/// substep and its speed limited, every other substep kept 800 seeded bouts within 5 mm,
+/// and twice a step (8 substeps) within 12 mm, with the stance held (docs/BENCHMARKS.md,
+/// "Two 3D fighters: the drives twice a step").
+pub const FIGHTER_DRIVE_SOLVES: u32 = 2;
 
 /// The speed limit (rad/s) of a fighter's drive kicks ([`PoseDriveDef::max_kick_speed`]).
 pub const FIGHTER_KICK_SPEED: f64 = 20.0;
@@ -394,10 +396,11 @@ impl<S: FightSpace> Bout<S> {
             let parts: Vec<DrivePartDef<RealOf<S>>> = f.parts.iter().cloned().map(|p| p.gains(f.gains)).collect();
             let doll = Ragdoll::spawn(world, &rig, f.origin, one, VecOf::<S>::ZERO)?;
             let reaction = HitReactionDef::default().knockout_impulse(None);
-            // The drive's rate and kick limit (`FIGHTER_DRIVE_INTERVAL`).
+            // The drive's rate and kick limit (`FIGHTER_DRIVE_SOLVES`).
+            let interval = world.def().substeps.div_ceil(FIGHTER_DRIVE_SOLVES).max(1);
             let drive_def = PoseDriveDef::default()
                 .reaction(reaction)
-                .substep_interval(FIGHTER_DRIVE_INTERVAL)
+                .substep_interval(interval)
                 .max_kick_speed(Some(RealOf::<S>::from_f64(FIGHTER_KICK_SPEED)));
             let drive = PoseDrive::add(world, &rig, doll.nodes(), &parts, &drive_def)?;
             let limb = |root: &[&str], mid: &[&str], end: &[&str]| -> Result<LimbNodes<RealOf<S>>, SinewError> {

@@ -126,8 +126,9 @@
 //! it meets); [`PoseDriveDef::max_kick_speed`] `ω_max` bounds it: a solve standing for
 //! more than one substep scales its `Δλ` down so that neither the part's nor the parent's
 //! turn exceeds `ω_max·h`.
-//! The fighters (`sinew::fight`) use `k = 2` with `ω_max` = 20 rad/s
-//! (`FIGHTER_DRIVE_INTERVAL` says what other rates did to them).
+//! The fighters (`sinew::fight`) solve theirs twice a step (`k` the substeps over 2,
+//! rounded up) with `ω_max` = 20 rad/s (`FIGHTER_DRIVE_SOLVES` says what other rates did
+//! to them).
 //!
 //! # One solve
 //!
