@@ -66,9 +66,9 @@ use hits::bone_tables;
 
 /// Solves per step of a fighter's pose drive: its [`PoseDriveDef::substep_interval`] is
 /// the world's substeps over this, rounded up, when the fighters are added (8 substeps:
-/// every fourth; 10: every fifth), each kick limited to [`FIGHTER_KICK_SPEED`] — a drive
-/// at twice the frame rate, whatever the substeps. The drive was half of a fighter's
-/// frame solved on every substep. Measured before the limit: once a step the fighters'
+/// every fourth; 10: every fifth; 1: every substep), each kick limited to
+/// [`FIGHTER_KICK_SPEED`]. Solved on every substep the drive was half of a fighter's
+/// frame. Measured before the limit: once a step the fighters'
 /// stiff drives, at their correction cap, left them standing 5–17 cm lower; every other
 /// substep a drive's kick (¾ of its error at once) let a seeded bout sink 22–26 mm into
 /// the other fighter, past the 2 cm bound. With the kick on the run's first middle

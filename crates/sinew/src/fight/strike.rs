@@ -372,11 +372,12 @@ pub struct SweepHit<R, V> {
 pub fn sweep_capsule<R: Real, V: Vector<R>>(from: V, to: V, rf: R, a: V, b: V, r: R) -> Option<SweepHit<R, V>> {
     let reach = r + rf;
     // Boxes apart on some axis by more than the reach: no point of the path is within
-    // it (module docs). A non-finite input fails every comparison and goes on below.
+    // it (module docs). A negative reach is left to the steps (they square it).
     let margin = reach + reach * R::from_ratio(1, 64) + R::from_ratio(1, 1000);
     let (lo_p, hi_p) = (from.min_elem(to), from.max_elem(to));
     let (lo_c, hi_c) = (a.min_elem(b), a.max_elem(b));
-    if (0..V::DIM).any(|i| lo_p.get(i) - hi_c.get(i) > margin || lo_c.get(i) - hi_p.get(i) > margin) {
+    if reach >= R::ZERO && (0..V::DIM).any(|i| lo_p.get(i) - hi_c.get(i) > margin || lo_c.get(i) - hi_p.get(i) > margin)
+    {
         return None;
     }
     let inside = |t: R| {

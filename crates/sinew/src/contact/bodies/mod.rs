@@ -26,7 +26,7 @@
 //! to a particle of the other by a bone (neighbouring bones of a rig overlap at rest: a
 //! forearm and the upper arm's other bones).
 //!
-//! # Broad phase, once per step at most
+//! # Broad phase, once per step
 //!
 //! At the start of the step each particle that takes part gets a *margin*, a bound on how
 //! far it moves in the step: `m = |v|·Δt + |g|·Δt² + 1 cm`. Each primitive's box holds its
@@ -36,15 +36,8 @@
 //! within its margin of where the step started, a pair not listed is farther apart than
 //! their radii (two boxes apart by more than both margins), so the list is exact, not an
 //! approximation; a particle found beyond its margin in a substep (a sudden yank) has the
-//! list built again on the spot from where everything is. For the same reason a list
-//! outlives its step: at the next step's start it is kept when the primitives, their
-//! groups and bodies and the particles' radii are what it was built from, no body
-//! self-collides, and every particle is still within its margin (a body at rest, or
-//! moving steadily, keeps its list; the substeps' check still catches a particle leaving
-//! its margin). A kept list differs from a new one only by pairs that are not touching,
-//! which the projections skip, and the pairs are in the same order: the motion is the
-//! same, bit for bit, only the work differs. The buffers are reused, so a step allocates
-//! nothing once they have grown.
+//! list built again on the spot from where everything is. The buffers are reused, so a
+//! step allocates nothing once they have grown.
 //!
 //! # Narrow phase and projection, every iteration
 //!
@@ -236,10 +229,9 @@ pub struct BodyContactStats {
     pub primitives: u32,
     /// Box pairs the broad phase tested (all its builds in the step).
     pub box_tests: u64,
-    /// Pairs the broad phase listed (the list the step ended with).
+    /// Pairs the broad phase listed (its last build).
     pub candidate_pairs: u32,
-    /// Times the pair list was built in the step (0 when the last step's list still held,
-    /// more than 1 if a particle left its margin).
+    /// Times the pair list was built in the step (1, more if a particle left its margin).
     pub builds: u32,
     /// Pairs that pushed in the last iteration of the last substep.
     pub contacts: u32,
@@ -248,7 +240,7 @@ pub struct BodyContactStats {
 }
 
 /// A bone (`a ≠ b`) or a sphere (`a = b`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 struct Prim {
     a: u32,
     b: u32,
@@ -260,11 +252,6 @@ struct Prim {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BodyScratch<S: Space> {
     prims: Vec<Prim>,
-    /// The step's primitives as gathered, before they are compared with `prims` (the
-    /// pair list's) to see whether the list may be kept.
-    fresh: Vec<Prim>,
-    /// The members' radii when the pair list was built.
-    built_radius: Vec<RealOf<S>>,
     /// Per primitive: its body, when it has one body that does not collide with itself;
     /// [`NO_GROUP`](sweep::NO_GROUP) otherwise (the grid's quick rejection).
     alone: Vec<u32>,
@@ -312,7 +299,6 @@ impl<S: Space> BodyScratch<S> {
     /// Empties the lists (body contacts off).
     pub fn clear(&mut self) {
         self.prims.clear();
-        self.fresh.clear();
         self.pairs.clear();
         self.members.clear();
         self.pushed.clear();
@@ -343,7 +329,7 @@ impl<S: Space> BodyScratch<S> {
                 }
             }
         }
-        self.fresh.clear();
+        self.prims.clear();
         self.in_bone.clear();
         self.in_bone.resize(n, false);
         let merge = |a: usize, b: usize| InteractionGroups {
@@ -358,7 +344,7 @@ impl<S: Space> BodyScratch<S> {
             self.in_bone[a] = true;
             self.in_bone[b] = true;
             let bodies = [self.eff[a], self.eff[b]];
-            self.fresh.push(Prim { a: c.a, b: c.b, bodies, groups: merge(a, b) });
+            self.prims.push(Prim { a: c.a, b: c.b, bodies, groups: merge(a, b) });
         }
         for (h, r) in g.ropes.iter() {
             let rb = match BodyState::get(&g.state.rope_body, h.index as usize) {
@@ -372,33 +358,17 @@ impl<S: Space> BodyScratch<S> {
                 }
                 self.in_bone[a] = true;
                 self.in_bone[b] = true;
-                self.fresh.push(Prim { a: w[0], b: w[1], bodies: [rb, rb], groups: merge(a, b) });
+                self.prims.push(Prim { a: w[0], b: w[1], bodies: [rb, rb], groups: merge(a, b) });
             }
         }
         for k in 0..n {
             if collides(k) && !self.in_bone[k] {
                 let bodies = [self.eff[k]; 2];
-                self.fresh.push(Prim { a: k as u32, b: k as u32, bodies, groups: ps.groups[k] });
+                self.prims.push(Prim { a: k as u32, b: k as u32, bodies, groups: ps.groups[k] });
             }
         }
-        // The members, and whether the last list still holds (see `keeps`).
-        let members = self.members.len();
-        let mut same = true;
-        let mut at = 0;
-        for k in (0..n as u32).filter(|&k| alive(k as usize) && collides(k as usize)) {
-            same &= self.members.get(at) == Some(&k);
-            if !same {
-                self.members.truncate(at);
-                self.members.push(k);
-            }
-            at += 1;
-        }
-        same &= at == members;
-        self.members.truncate(at);
-        let same = same && self.fresh == self.prims;
-        if !same {
-            core::mem::swap(&mut self.prims, &mut self.fresh);
-        }
+        self.members.clear();
+        self.members.extend((0..n as u32).filter(|&k| alive(k as usize) && collides(k as usize)));
         // Bone neighbours, for bodies that collide with themselves.
         self.adj_start.clear();
         self.adj.clear();
@@ -428,21 +398,7 @@ impl<S: Space> BodyScratch<S> {
             }
         }
         self.stats.primitives = self.prims.len() as u32;
-        if same && g.state.self_collide.is_empty() && self.holds(ps) {
-            self.stats.candidate_pairs = self.pairs.len() as u32;
-        } else {
-            self.build(g.state, ps, g.gravity, dt);
-        }
-    }
-
-    /// Whether the pair list built before still lists every pair that can touch: every
-    /// member within its margin of where the list was built, at the radius it had then
-    /// (the primitives and members are the same; the caller checks).
-    fn holds(&self, ps: &ParticleSet<S>) -> bool {
-        self.members.iter().zip(&self.built_radius).all(|(&k, &r)| {
-            let k = k as usize;
-            ps.radius[k] == r && (ps.pos[k] - self.start[k]).length_squared() <= self.margin[k].sq()
-        }) && self.built_radius.len() == self.members.len()
+        self.build(g.state, ps, g.gravity, dt);
     }
 
     /// Margins from the particles' velocities over `dt`, boxes, and the pair list.
@@ -458,8 +414,6 @@ impl<S: Space> BodyScratch<S> {
             let k = k as usize;
             self.margin[k] = ps.vel[k].length() * dt + fall * ps.gravity_scale[k].abs() + slack;
         }
-        self.built_radius.clear();
-        self.built_radius.extend(self.members.iter().map(|&k| ps.radius[k as usize]));
         self.boxes.clear();
         for p in &self.prims {
             let (a, b) = (p.a as usize, p.b as usize);

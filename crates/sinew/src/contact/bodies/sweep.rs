@@ -5,11 +5,12 @@
 //! overlap it on that axis). Every overlapping pair is found once, as by the grid
 //! (`grid.rs`), and comes out sorted (the grid's pairs are sorted by the caller), so
 //! which broad phase ran does not change the pair list — only the work. The sweep finds
-//! pairs in no useful order; rather than sort them (a third of a build's work for two
-//! fighters, ~200 pairs), each found pair sets its bit in an `n × n` bit matrix
-//! (`n ≤` [`SWEEP_MAX_BOXES`]: at most 2 KiB), and the rows are read out in order. For two fighters (~50–110 boxes after pruning) the
-//! sort and the sweep cost a fraction of the grid's fixed work (a hash table of twice
-//! the box-cell entries, cleared, counted and filled every build). The sweep's tests grow
+//! pairs in no useful order; rather than sort them (about a seventh of a build's work
+//! for two fighters, ~200 pairs), each found pair sets its bit in an `n × n` bit matrix
+//! (`n ≤` [`SWEEP_MAX_BOXES`]: at most 2 KiB), and the rows are read out in order. For
+//! two fighters (~50–110 boxes after pruning) the sweep's sort of the boxes and its tests
+//! cost a fraction of the grid's fixed work (a hash table of twice the box-cell entries,
+//! cleared, counted and filled every build). The sweep's tests grow
 //! as `n²` when every box spans the axis, so it is used only up to [`SWEEP_MAX_BOXES`]
 //! boxes; the axis is the one along which the boxes overlap least (the smallest sum of
 //! the boxes' extents over the extent of their union). A box that is not finite is left
